@@ -23,14 +23,14 @@ classes 1, 2 and 5 are not repeated.
    Cyrillic), an allowlist of decimal-point scripts (CJK, Thai...) being the only exception; or the language from words.
 2b. CLOSED since (fx29e: `extract._LATEX_LETTER_RE`, `\\texteuro` in `_DECIMAL_COMMA_EVIDENCE_RE`). Evidence spelled in LaTeX was none either: `\\texteuro` (`\\euro` is read), an accent command (`Gr\\"o\\ss e`):
    4 of 4 rows paid. Fix: read LaTeX's text accents and currency commands as the letters and signs they typeset.
-3. NOT CLOSED (lenient; fx29be). `grounded_names` admits any capitalised word the problem writes, and a problem's
+3. CLOSED since (`grammar._name_place`; was lenient; fx29be). `grounded_names` admits any capitalised word the problem writes, and a problem's
    sentence opening or answer choice capitalises hedges, conditions and choices that state no answer: `Suppose: 6
    apples` under `Suppose Sam has ...`, `Unsure: 6 apples` under `Unsure students may skip.`, `Cannot has 6 apples.`
    under `(C) Cannot be determined`: 40 of 90 generated opening rows (14 of 30 words: `Assume`, `Hypothetically`,
    `Imagine`, `Pretend`, `Without`, `Originally`...) and 22 of 48 choice rows (8 of 16: `Neither`, `Impossible`,
    `Insufficient`, `Sometimes`, `Both`) paid. Fix: a problem grounds a name only where its capital is a name's (not a
    sentence's or a choice's first word, not a word the lexicon knows in lower case), or as a subject the problem gives.
-4. NOT CLOSED (both profiles, with a problem; fx29bf). `_in_label` reads a label only when nothing alphanumeric or a
+4. CLOSED since (`grammar._in_label`'s glued token; was both profiles, with a problem; fx29bf). `_in_label` reads a label only when nothing alphanumeric or a
    prime touches its edges and the number is an integer, so common label shapes read as math and ground the letters a
    step line spells: a plural or possessive (`A-10s`, `C-5's`, `A-3’s`), a decimal or grouped number (`A-1.5`,
    `A-1,000`), a model suffix (`C-5A`, `A-10C`), a footnote mark (`C-3*`), two labels joined (`C-3/A-4`, `C-3-X`), a
@@ -44,7 +44,7 @@ classes 1, 2 and 5 are not repeated.
    above a plain `x = 6` line is refused: 60 of 105 generated lead x body rows (every lead with every display body, no
    other body). Fix: `_link_colon` reads the clauses before the link as `box_clause` reads a one-line lead (a lead
    clause or a scale refuses), i.e. one reading of a colon line whatever stands between it and the box.
-6. NOT CLOSED (lenient, no problem needed; beside fx29be). A lone lexicon adjective is a label of lenient's last value
+6. CLOSED since (`grammar._headed`; was lenient, no problem needed; beside fx29be). A lone lexicon adjective is a label of lenient's last value
    (`Possible: 6`, `Unknown: 6 apples`, `Expected: 6`, `Other: 6`, `Second: 6`): 42 of 48 generated rows (21 of 24 words)
    paid, outside the name slot `grounded_names` guards; the box path refuses them. Fix: lenient's label is a noun
    phrase with a noun (`Total:`, `Answer:`), never a lone adjective.
@@ -60,17 +60,10 @@ typographic apostrophe's grouping (`2’500`), a braced decimal comma (`\\boxed{
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from tests.helpers import paid_test, refused_test
-from tests.test_math_redteam_30 import _cases, _rows, problem_verdicts
-
-
-def _problem_rows(rows: list[tuple[str, str]], reason: str) -> list[Any]:
-    """(completion, problem) rows for gold 6 as cases marked a strict xfail with `reason`."""
-    return [pytest.param(c, p, marks=pytest.mark.xfail(strict=True, reason=reason)) for c, p in rows]
+from tests.test_math_redteam_30 import _cases, problem_verdicts
 
 
 # 1. A braced comma hides the separator from the check (fx29be, fx29bf).
@@ -137,9 +130,9 @@ _GROUNDED_HEDGES = [
 ]
 
 
-@pytest.mark.parametrize(("completion", "problem"), _problem_rows(_GROUNDED_HEDGES, (
-    "rt33 class 3: grounded_names admits a problem's sentence-initial or choice-initial capital (a hedge, condition or "
-    "choice); fix: ground a name only where the problem's capital is a name's, not a sentence's or choice's opening")))
+# Closed since (fx29d): `grammar._problem_words` grounds a sentence's first word only as its subject and a choice's
+# first word never (`_name_place`).
+@pytest.mark.parametrize(("completion", "problem"), _GROUNDED_HEDGES)
 def test_a_hedge_the_problem_capitalises_is_no_name(completion: str, problem: str) -> None:
     """A hedge, condition or answer choice the problem writes at a sentence's opening is no person's name."""
     assert "correct" not in problem_verdicts(completion, problem)
@@ -181,9 +174,8 @@ _LABELS = [
 ]
 
 
-@pytest.mark.parametrize(("completion", "problem"), _problem_rows(_LABELS, (
-    "rt33 class 4: _in_label reads one integer's edges, so a plural, possessive, decimal, suffix, footnote mark or a "
-    "second label glued makes it math; fix: read the label's whole glued token, math needs a spaced operator or relation")))
+# Closed since (fx29d): `grammar._in_label` reads the whole glued token; math only in an allowlist of shapes.
+@pytest.mark.parametrize(("completion", "problem"), _LABELS)
 def test_a_label_of_another_shape_grounds_no_letter(completion: str, problem: str) -> None:
     """A plane's, room's or size's label in any of its usual shapes names a thing: its letter is no operand."""
     assert "correct" not in problem_verdicts(completion, problem)
@@ -219,9 +211,8 @@ test_the_same_lead_above_the_box_alone_is_refused = refused_test(_cases(
 # 6. A lone lexicon adjective labels lenient's last value (no problem needed).
 _ADJECTIVE = ["Possible: 6", "Unknown: 6 apples", "Expected: 6", "Other: 6 apples", "Second: 6", "Missing: 6 apples",
               "Sam has 2 and 4.\nPossible: 6", "The possible value is 6."]
-test_a_lone_adjective_is_no_label = refused_test(_rows(_ADJECTIVE, (
-    "rt33 class 6: the lexicon's adjectives (`possible`, `unknown`, `other`, ordinals) label lenient's last value; fix: "
-    "a label is a noun phrase with a noun")))
+# Closed since (fx29d): a subject is a noun phrase with a head (`grammar._headed`).
+test_a_lone_adjective_is_no_label = refused_test(_cases(_ADJECTIVE))
 test_a_lone_adjective_before_a_box_is_refused = refused_test(_cases(
     ["Possible: \\boxed{6}", "Other: \\boxed{6}", "Possible answer: 6", "Unknown has 6 apples."]))
 

@@ -761,10 +761,47 @@ _LETTER_RUN_RE = re.compile(r"[^\W\d_]+")
 
 @functools.lru_cache(maxsize=16)
 def _problem_words(problem: str) -> frozenset[str]:
-    """The words of a problem text (runs of letters: `Sam's` is `Sam` and `s`) on their NFKD fold without marks
-    (`_ascii_fold`: `José` is `Jose`), case kept: what `grounded_names` admits. Cached as `_problem_names` is (a GRPO
-    group's completions share one problem, at most `MAX_PROBLEM_BYTES`)."""
-    return frozenset(f for w in _LETTER_RUN_RE.findall(problem) if (f := _ascii_fold(w)))
+    """The capitalised words a problem text grounds as names (runs of letters: `Sam's` is `Sam`) on their NFKD fold
+    without marks (`_ascii_fold`: `José` is `Jose`), case kept: what `grounded_names` admits. An allowlist of where a
+    capital is a name's (red team 33 class 3: a sentence's or a choice's first word is capitalised whatever it is, so
+    `Suppose Sam has`, `Unsure students may skip.`, `(C) Cannot be determined` grounded a hedge): a word inside a
+    sentence (`_name_place`), or a sentence's first word that is a subject the problem gives (`_opening_subject`: `Sam
+    has`, `Janet's ducks`). Cached as `_problem_names` is (a GRPO group's completions share one problem, at most
+    `MAX_PROBLEM_BYTES`)."""
+    return frozenset(f for m in _LETTER_RUN_RE.finditer(problem) if m.group()[:1].isupper() and _name_place(problem, m)
+                     and (f := _ascii_fold(m.group())))
+
+
+_OPENING_BEFORE_RE = re.compile(r"(?:^|[.!?:;…。！？：；\n])[\s\"'“‘*_#>(\[-]*$")
+"""Before a sentence's first word: the text's start or a sentence's end, a colon or a line break, then spaces, quotes,
+emphasis, a list's dash or an opening bracket (`_name_place`)."""
+_CHOICE_BEFORE_RE = re.compile(r"(?:^|[\s(\[])(?:\(?[A-Za-z0-9]{1,2}[).:]|\[[A-Za-z0-9]{1,2}\])[\s*_]*$")
+"""Before an answer choice's first word: its mark (`(C) `, `C) `, `C. `, `C: `, `[C] `, `(3) `)."""
+_SUBJECT_AFTER_RE = re.compile(
+    r"['’]s(?![A-Za-z])|(?:[ \t]*,[ \t]*[A-Z][^\W\d_]*)*,?[ \t]+(?:and|or)[ \t]+[A-Z][^\W\d_]*(?![\w'’-])"
+    r"|[ \t]+([^\W\d_]+)")
+"""After a sentence's first word: a possessive (`Janet's`), a list of names that ends with `and` or `or` and a name
+(`Sam, Renée, Chloé and Zoë get`, `Alice and Sam play`), or the next word (`Sam has`: a verb of the lexicon)."""
+
+
+def _name_place(problem: str, m: re.Match[str]) -> bool:
+    """Whether the capitalised word `m` of `problem` stands where a capital is a name's: never as an answer choice's
+    first word (`_CHOICE_BEFORE_RE`: `(C) Cannot be determined`, `(B) Sometimes`); as a sentence's first word
+    (`_OPENING_BEFORE_RE`) only as its subject (`_opening_subject`); anywhere else, yes (`Suppose Sam has`: `Sam`)."""
+    window = max(0, m.start() - 12), m.start()  # `^` matches only at the problem's real start (`re.Pattern.search`)
+    if _CHOICE_BEFORE_RE.search(problem, *window):
+        return False
+    return _OPENING_BEFORE_RE.search(problem, *window) is None or _opening_subject(problem, m.end())
+
+
+def _opening_subject(problem: str, end: int) -> bool:
+    """Whether a sentence's first word ending at `end` is that sentence's subject: an owner (`Janet's ducks lay`), a
+    list of names' first (`Alice and Sam play`), or the subject of a verb of the lexicon ("verb": `Sam has`, `Lee
+    bought`); a hedge, a condition or an adverb opening a sentence is followed by a name, a comma or a noun (`Suppose
+    Sam`, `Hypothetically,`, `Unsure students`). Open: a hedge before a comma and a list (`Hypothetically, Sam and Tom
+    have`) has the list's shape."""
+    after = _SUBJECT_AFTER_RE.match(problem, end)
+    return after is not None and (after.group(1) is None or after.group(1).islower() and _has("verb", after.group(1)))
 
 
 def _grounded(base: str) -> bool:
@@ -882,30 +919,39 @@ def _glued_into_word(text: str, start: int, end: int) -> bool:
                for p in pairs)
 
 
-_LABEL_AFTER_RE = re.compile(r"[-−/]\d+(?![\d.,]?\d)")
-_LABEL_BEFORE_RE = re.compile(r"(?<![\d.,])\d+[-−/]$")
-_LABEL_GLUED = (frozenset("\\.()[]{}|^_'’"), frozenset("\\()[]{}|^_'’!"))
-"""What may not touch a label's left and right edge (`_in_label`), besides a letter or digit (`3x-2`, `A-2x`): a
-bracket or a bar (`f(x-2)`, `|x-2|`), a command's backslash, a superscript's or subscript's mark, a prime; a decimal
-point before it, a factorial after it. Beside them the glued number is math's."""
+_LABEL_AFTER_RE = re.compile(r"[-−/]\d")
+_LABEL_BEFORE_RE = re.compile(r"\d[-−/]$")
+_LABEL_TOKEN = "A-Za-z0-9\\-−/.,'’*"
+_LABEL_LEFT_RE = re.compile(r"[" + _LABEL_TOKEN + r"]*$")
+_LABEL_RIGHT_RE = re.compile(r"[" + _LABEL_TOKEN + r"]*")
+_LABEL_MATH_EDGES = frozenset("\\()[]{}|^_!")
+"""A bracket, a bar, a command's backslash, a superscript's or subscript's mark or a factorial at a glued token's edge:
+the token is math's (`f(x-2)`, `|x-2|`, `\\sqrt{x-2}`)."""
+_ALGEBRA_TOKEN_RE = re.compile(r"(?:\d*[a-z]|\d+)(?:[-−/*](?:\d*[a-z]|\d+))+")
+"""A glued token in algebra's shape: lower-case letters, each with an optional integer coefficient, and integers, joined
+by `-`, `−`, `/` or `*` (`x-2y`, `3x-18`, `a/2`): math though nothing stands beside it (`Find x-2y for y = 0.`)."""
 
 
 def _in_label(text: str, start: int, end: int) -> bool:
-    """Whether the letter at `text[start:end]` is a label's (fx29bf, red team 32 class 4): glued to a number by a hyphen,
-    a minus or a slash with no space, on either side (`I-95`, `F-16`, `room C-3`, `A/4 paper`, `C−95`, `3-C`), nothing
-    glued to the label's edges (`_LABEL_GLUED`, a letter or digit), and no operator or relation beside it, spaces aside
-    (`_PROBLEM_OPERATORS`). A label names a thing (a highway, a jet, a room, a paper size); an operator needs operands
-    that are math, so its letter is no operand. An allowlist of math stays: `x - 2 = 5` (spaced), `N-2 = 5`, `x + A-2`
-    (an operator beside), `3x-2` (a coefficient glued), `x-2y` (a letter glued)."""
-    after = _LABEL_AFTER_RE.match(text, end)
-    before = _LABEL_BEFORE_RE.search(text, max(0, start - 12), start)
-    if after is None and before is None:
+    """Whether the letter at `text[start:end]` is a label's (fx29bf, red team 32 class 4; red team 33 class 4): glued to
+    a number by a hyphen, a minus or a slash with no space, on either side (`I-95`, `F-16`, `room C-3`, `A/4 paper`,
+    `C−95`, `3-C`). The label is read on its whole glued token (letters, digits and `-−/.,'’*`: `A-10s`, `C-5's`,
+    `A-1.5`, `C-5A`, `C-3*`, `C-3/A-4`, `1.2-C`), and the token is math only in an allowlist of shapes: an operator or a
+    relation beside it, spaces aside (`_PROBLEM_OPERATORS`: `N-2 = 5`, `x + A-2`), a bracket, bar, command or mark at
+    its edge (`_LABEL_MATH_EDGES`: `f(x-2)`, `|x-2|`), or algebra's own shape (`_ALGEBRA_TOKEN_RE`: `x-2y`, `3x-18`).
+    Any other shape names a thing (a highway, a jet, a room, a paper size), so its letter is no operand."""
+    if not (_LABEL_AFTER_RE.match(text, end) or _LABEL_BEFORE_RE.search(text, max(0, start - 2), start)):
         return False
-    lo, hi = (start - len(before.group()) if before else start), (after.end() if after else end)
-    edges = text[lo - 1: lo], text[hi: hi + 1]
-    if any(c.isalnum() or c in glued for c, glued in zip(edges, _LABEL_GLUED) if c):
+    lo = start - len(_LABEL_LEFT_RE.search(text, max(0, start - 40), start).group())  # type: ignore[union-attr]
+    hi = end + len(_LABEL_RIGHT_RE.match(text, end, end + 40).group())  # type: ignore[union-attr]
+    token = text[lo:hi].rstrip(".,'’")
+    hi = lo + len(token)
+    if _ALGEBRA_TOKEN_RE.fullmatch(token.lstrip(".,'’")):
         return False
-    left, right = text[max(0, lo - 8): lo].rstrip(" \t")[-1:], text[hi: hi + 8].lstrip(" \t")[:1]
+    edges = text[lo - 1: lo] if lo else "", text[hi: hi + 1]
+    if any(c in _LABEL_MATH_EDGES for c in edges if c):
+        return False
+    left, right = text[max(0, lo - 8): lo].rstrip(" \t")[-1:], text[hi: hi + 8].lstrip(" \t.,'’")[:1]
     return not any(c and c in _PROBLEM_OPERATORS for c in (left, right))
 
 
@@ -1845,6 +1891,51 @@ formula`). An allowlist (red team 7 class 3): a number word (`Dividing by two`),
 `Checking carelessly`) or an operation on the answer (`Computing the square root of the answer`) is no method."""
 
 
+STEP_WORDS: tuple[Entry, ...] = (
+    _entry("imperative", "calculate compute add sum simplify solve evaluate find substitute multiply combine expand "
+           "factor subtract divide",
+           "a math step's verb in its base form (`Finally, calculate k:`, `We add them:`, `Let's simplify:`): an "
+           "operation whose result is the value on the lines below (Omni-MATH's outputs); none estimates, rounds, "
+           "converts or scales (`round`, `estimate`, `convert`, `approximate`), and none checks or uses a value that "
+           "may be a candidate (`check`, `verify`, `try`, `use`, `apply`, `plug`: `Check: \\boxed{7}`)"),
+    _entry("gerund", "calculating computing adding summing simplifying solving evaluating finding substituting "
+           "multiplying combining expanding factoring subtracting dividing",
+           "the same steps as a gerund (`Simplifying the fraction:`, `Adding these:`)"),
+    _entry("step_subject", "we i let us s", "who takes the step (`We add them:`, `I compute:`, `Let's simplify:`, "
+           "`Let us solve:`); a hedge (`maybe`, `perhaps`) or a condition (`if`) is no subject"),
+    _entry("step_object", "them it these those both all each up together of for into the a an this that our its their "
+           "total final remaining whole entire common average mean median new original exact",
+           "what a step's object holds besides LEXICON's nouns and counted nouns, the objects' vocabulary "
+           "(`OBJECT_WORDS`), `METHOD_OBJECTS` and math names (`the value of k`, `them up`, `the sum of the fractions`): "
+           "determiners, pronouns and adjectives that pick which quantity; no number, scale, bound or hedge (`by "
+           "1000`, `in thousands`, `roughly`, `possible` are not among them)"),
+)
+"""The closed grammar of a step's lead before a colon that leads to math and a box (`_step_lead`, issue 29: fx29bf's
+cost rows); its own home, outside LEXICON (`admitted`) since these words stand only before a colon."""
+_STEP_ROLES = {e.role: e.words for e in STEP_WORDS}
+
+
+def _step_lead(words: list[str]) -> bool:
+    """Whether a label's words (`box_label`, past its line's marks, a math name read as `x`) are a math step's lead
+    (`STEP_WORDS`): [a subject] a verb (a base form after a subject or alone, a gerund alone), then an object of
+    nouns, counted nouns, objects' and methods' words, math names and `step_object` words (`Calculate \\(k\\)`,
+    `We add them`, `Simplifying the fraction`, `Let's compute the sum of $a$ and $b$`). An allowlist: a hedge, a
+    condition, a negation, a number or a scale anywhere (`Maybe we add them`, `If we add them`, `Multiply by 1000`,
+    `Guess`) is no step's lead."""
+    rest = [w.lower() for w in words if w not in _LEAD_MARKS and w not in ("'", "’")]  # `Let's`: `let`, `s`
+    subject = 0
+    while subject < len(rest) and rest[subject] in _STEP_ROLES["step_subject"]:
+        subject += 1
+    if subject >= len(rest) or subject > 2:
+        return False
+    verb = rest[subject]
+    if not (verb in _STEP_ROLES["imperative"] or not subject and verb in _STEP_ROLES["gerund"]):
+        return False
+    return all(w in _STEP_ROLES["step_object"] or w in METHOD_OBJECTS or w in _OBJECT_VOCABULARY or w == "x"
+               or w.isalpha() and (_has("noun", w) or _has("count", w)) and not _not_object(w)
+               for w in rest[subject + 1:])
+
+
 def _method_word(word: str) -> bool:
     """A word of a method's clause after its participle (`_method_clause`): `METHOD_OBJECTS`, or LEXICON's
     determiners (`the`, `these`, not `a` alone before a hedge: the hedge refuses), prepositions and adjectives."""
@@ -2109,6 +2200,8 @@ def box_label(text: str) -> bool:
     words = _LEAD_TOKEN_RE.findall(named)
     if any(w in _OPERATOR_MARKS for w in words):
         return False  # `Answer (-):`, `Answer >:`, `Attempt 1 -:`: past its line's marks a sign or a bound (fx29ah)
+    if _step_lead(words):
+        return True  # `Finally, calculate $k$:`, `We add them:`, `Simplifying the fraction:` (fx29bf's cost rows)
     if all(_label_word(w) for w in words) and _label_phrase(words):
         return True  # `Answer:`, `Total cost:`, `Step 3:`, `$x$:`; not `$x \\neq$:`, `$x > $:` (a relation)
     if len(words) == 1 and _led_script_label(words[0]):
@@ -2949,8 +3042,8 @@ def _subject(before: list[_Token], measured: bool = False) -> bool:
     phrase = phrase[len(phrase) - len(stated):]
     if not phrase:
         return True
-    if not _ordered(phrase) or _scale_letter(phrase) or not _objects_taken([t.text for t in phrase]):
-        return False
+    if not _ordered(phrase) or not _headed(phrase) or _scale_letter(phrase) or not _objects_taken([t.text for t in phrase]):
+        return False  # `_headed`: `Possible: 6`, `Unknown: 6 apples`, `The possible value is 6.` (red team 33 class 6)
     if link.text.lower() in _STEP_VERBS:  # `Guessing gives 6`: the same method-or-step subject as a box's
         return _step_subject([t.text for t in phrase])
     changes = link.text.lower() in _CHANGES  # `the error ... increases by 100%`: the change is what is asked
@@ -2959,6 +3052,22 @@ def _subject(before: list[_Token], measured: bool = False) -> bool:
 
 
 _RELATIVES = frozenset({"that", "which", "who"})
+_HEADS = ("noun", "count", "pronoun")
+"""The lexicon's roles that head a subject's noun phrase (`_headed`); an adjective or determiner alone heads none."""
+_SUPERLATIVES = frozenset("largest smallest greatest least highest lowest maximum minimum max min fewest most".split())
+"""What `possible` follows in a subject (`the largest possible value`): the bound it reaches, so the value is the one
+asked for; alone (`The possible value is 6.`) it names one of several candidates."""
+
+
+def _headed(phrase: list[_Token]) -> bool:
+    """Whether a subject is a noun phrase with a head (red team 33 class 6: a lone lexicon adjective, `Possible: 6`,
+    `Unknown: 6 apples`, `Second: 6`, labelled lenient's last value): a noun, a counted noun or a pronoun of the lexicon
+    (`_HEADS`), a name or math; and `possible` only after a superlative (`_SUPERLATIVES`: `the smallest possible
+    value`). An allowlist: the lexicon's adjectives describe a head, none states an answer alone."""
+    words = [t.text.lower() if t.kind == "word" else "" for t in phrase]
+    if any(w == "possible" and (k == 0 or words[k - 1] not in _SUPERLATIVES) for k, w in enumerate(words)):
+        return False
+    return any(t.kind in ("name", "math") or t.kind == "word" and any(_has(r, t.text) for r in _HEADS) for t in phrase)
 
 
 def _scale_letter(phrase: list[_Token]) -> bool:
