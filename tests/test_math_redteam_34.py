@@ -74,19 +74,19 @@ Answer: ... 3 + 2 = 5 cars.` MGSM's English exemplar format, `Solution: Sam has 
 exemplars lost their concluding rewrite; an answer word as a common noun or connective in a step (`As a result, Sam has
 2 more apples.`, `The result of 2 + 4 is what we need.`, `To answer this, note that Sam has 2 apples.`, `We find the
 result by adding 4 to 2.`): 19 of 19 hand-written steps refused, 6 of 19 on the parent. (c) wider with fx29c (at any
-length now): a letter's expression in a step (`Then there are 30+x gold coins in all.`). (d) old (not fx29c): a colon or box line with a lead clause (`Adding these
-up, the total is:`, `Combining both cases, we find the answer is:`). (e) The largest: a step sentence with one value
-that `step_sentence`'s allowlist does not list is a statement, so solution prose refuses the concluding sentence after
-it: an operation in a clause (`Then we subtract 2 from the total.`, `We multiply by 3 to get the area.`, `Divide both
-sides by 3.`), a reference (`Case 1:`, `Step 3:`, `By Lemma 1,`, `Equation (3)`, `From (1) and (2)`), a value as an
-object (`Consider the first 10 terms.`, `Recall that 9 is a perfect square.`), a time (`In 2020,`, `After 3 days,`): 32
-of 42 hand-written one-value steps before `So x = 6.` refused on main, 26 of 42 on the parent (10 newly lost at any
-length, 4 gained: `She runs 3 miles every morning.`). Fix: the other side of class 1-2's allowlist: a one-value sentence
-with no answer word, hedge, modal, scale or relation the grammar reads is a step (admit by reading the whole clause, not
-by one verb). Measured on 214 GSM8K GPT-3 and MGSM English bodies with their own answer: `\\nSo the total is N.` paid
-192 strict / 208 lenient on the parent, 178 / 194 on main; `\\nSo x = N.` 194 / 208 then, 178 / 192 now; lenient bare
-`\\nN` 129 then, 127 now; `So the answer is`, `####`, a box unchanged. fx29c gained rows too (`Sam starts with 10
-apples. He gives away 4. So Sam has 6 apples left. Therefore, the total is 6.` pays now).
+length now): a letter's expression in a step (`Then there are 30+x gold coins in all.`). (d) old (not fx29c): a colon or
+box line with a lead clause (`Adding these up, the total is:`, `Combining both cases, we find the answer is:`). (e) The
+largest: a step sentence with one value that `step_sentence`'s allowlist does not list is a statement, so solution prose
+refuses the concluding sentence after it: an operation in a clause (`Then we subtract 2 from the total.`, `We multiply
+by 3 to get the area.`, `Divide both sides by 3.`), a reference (`Case 1:`, `Step 3:`, `By Lemma 1,`, `Equation (3)`,
+`From (1) and (2)`), a value as an object (`Consider the first 10 terms.`, `Recall that 9 is a perfect square.`), a time
+(`In 2020,`, `After 3 days,`): 32 of 42 hand-written one-value steps before `So x = 6.` refused on main, 26 of 42 on the
+parent (10 newly lost at any length, 4 gained: `She runs 3 miles every morning.`). Fix: the other side of class 1-2's
+allowlist: a one-value sentence with no answer word, hedge, modal, scale or relation the grammar reads is a step (admit
+by reading the whole clause, not by one verb). Measured on 214 GSM8K GPT-3 and MGSM English bodies with their own
+answer: `\\nSo the total is N.` paid 192 strict / 208 lenient on the parent, 178 / 194 on main; `\\nSo x = N.` 194 / 208
+then, 178 / 192 now; lenient bare `\\nN` 129 then, 127 now; `So the answer is`, `####`, a box unchanged. fx29c gained
+rows too (`Sam starts with 10 apples. He gives away 4. So Sam has 6 apples left. Therefore, the total is 6.` pays now).
 """
 
 from __future__ import annotations
