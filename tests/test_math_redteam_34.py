@@ -5,12 +5,11 @@ or lenient's last value read whole: `extract._unread_statement_before`, `grammar
 earlier sentence stating 7 before `So x = 6.`, `So the total is 6.`, `Therefore, the total is 6.` or lenient's last `6`)
 and about 3,300 rewrites (214 bodies with their own answer, 198 distinct GSM8K GPT-3 solutions and MGSM's 8 English
 exemplars listed twice, x 7 endings), each on main and on fx29c's parent 0aaeb8f (this file run against the parent's
-verifier/: classes 1 and 3-6 pay there too; 7 of class 2's 9 rows and 23 of the new costs' 24 rows are refused there,
-i.e. new with fx29c). Each
-xfail row below paid a wrong answer in at least one profile. Known rows not repeated: `It is 7. So x = 6.`, lenient `x =
-7\\n6`, `Sam has 7 thousand. So x = 6.`; a box's or an anchor's answer (`\\boxed{6}`, `#### 6`, `So the answer is 6.`)
-reads no earlier sentence by design (red team 29's note: `Maybe. The answer is 6.`), so only the concluding and lenient
-paths are counted.
+verifier/: classes 1 and 3-6 pay there too; 11 of class 2's 13 rows and 23 of the new costs' 24 rows are refused there,
+i.e. new with fx29c). Each xfail row below paid a wrong answer in at least one profile. Known rows not repeated: `It is
+7. So x = 6.`, lenient `x = 7\\n6`, `Sam has 7 thousand. So x = 6.`; a box's or an anchor's answer (`\\boxed{6}`, `####
+6`, `So the answer is 6.`) reads no earlier sentence by design (red team 29's note: `Maybe. The answer is 6.`), so only
+the concluding and lenient paths are counted.
 
 FINDINGS
 1. NOT CLOSED (both profiles; paid on fx29c's parent too). A sentence the grammar reads as an answer's own statement
@@ -20,16 +19,18 @@ FINDINGS
    number is 7.`): 36 of 52; a bare value in marks (`(7)`, `≈ 7`, `~7`, `→ 7` on the line above `So the total is 6.`): 5
    of 5. `It is 7.` (known) is one row of this class. Fix: only `step_sentence` admits a sentence with another value;
    the grammar's reading of it as a statement is the reason to refuse, not to pass.
-2. NEW with fx29c (both profiles; 7 of the 9 rows below refused on its parent, short sentences then). `step_sentence`
+2. NEW with fx29c (both profiles; 11 of the 13 rows below refused on its parent, short sentences then). `step_sentence`
    checks that a verb of action or a stated link stands before the value, not what else does: a hedge, bound or modal
    beside it (`Sam has maybe 7 apples.`, `Sam might have 7 apples.`, `There are roughly 7 apples.`, `Sam has at least 7
    apples.`), a total or end state (`In all, Sam has 7 apples.`, `Sam ends up with 7 apples.`): 15 of 15 rows; a
    relative clause after a hedge or a quantity noun (`Maybe the count, which is 7.`, `I guess the total, which is 7.`):
-   7 of 8. Fix: the words before the value are a clause the grammar reads (subject, verb, preposition, from an
-   allowlist), as after it.
+   7 of 8; a hedge, negation or scale in the subject's slot (`Possibly has 7 apples.`, `Not gets 7 apples.`, `Wrong buys
+   7 pens.`, `Maybe has 7 apples.`: 72 of 72 rows, 24 words x 3 shapes; 15 of 72 on the parent). Fix: the words before
+   the value are a clause the grammar reads (a grounded subject, verb, preposition, from an allowlist), as after it.
 2b. Variants of the known `Sam has 7 thousand` row (words after the value with a verb of action) a narrow fix would
    miss: a scale before a unit (`A week has 7 thousand days.`), plural or slang scales (`7 dozens`, `7K`, `7 lakh`), a
-   hedge after (`Sam has 7 apples, I think.`): 31 of 31, all refused on fx29c's parent. Not counted as new.
+   hedge after (`Sam has 7 apples, I think.`): 31 of 31 (the 5 rows below all refused on fx29c's parent). Not
+   counted as new.
 3. NOT CLOSED (both profiles; paid on the parent too). Several values with a verb are a step, so a second number (or a
    fraction's parts, or an expression) buys a hedged statement the one-value rule refuses: `It could be 7 or 8.` (where
    `Perhaps 7 or 8.` is refused), `It is 7 and 8.`, `It might be \\frac{14}{2}.`, `It is 10 - 3.`, `I think it is 7, not
@@ -113,6 +114,8 @@ _HEDGED_STEPS = [
     "Sam has at least 7 apples.\n6", "Sam has under 7 apples. Therefore, the total is 6.",
     "In all, Sam has 7 apples. So x = 6.", "Sam ends up with 7 apples. So x = 6.",
     "Maybe the count, which is 7. So x = 6.", "I guess the total, which is 7.\n6",
+    "Possibly has 7 apples. So x = 6.", "Not gets 7 apples.\n6", "Wrong buys 7 pens. Therefore, the total is 6.",
+    "Maybe has 7 apples. So x = 6.",
 ]
 test_a_hedge_beside_a_steps_verb_is_read = refused_test(_rows(_HEDGED_STEPS, (
     "rt34 class 2: step_sentence admits any words before the value once a verb of action or a stated link stands "
