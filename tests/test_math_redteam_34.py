@@ -88,6 +88,8 @@ by reading the whole clause, not by one verb). Measured on 214 GSM8K GPT-3 and M
 answer: `\\nSo the total is N.` paid 192 strict / 208 lenient on the parent, 178 / 194 on main; `\\nSo x = N.` 194 / 208
 then, 178 / 192 now; lenient bare `\\nN` 129 then, 127 now; `So the answer is`, `####`, a box unchanged. fx29c gained
 rows too (`Sam starts with 10 apples. He gives away 4. So Sam has 6 apples left. Therefore, the total is 6.` pays now).
+The peer outputs as written (tests/data/peer_outputs/*.jsonl, 850 graded rows, mostly boxed or anchored): 3 verdicts
+change from the parent, all `incorrect` to `no_answer`; no paid row is lost.
 """
 
 from __future__ import annotations
