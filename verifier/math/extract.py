@@ -991,11 +991,23 @@ def _named_another_value(piece: str, name: str, value: str) -> bool:
     `value` at the end of its `=` chain (`x = 7`, `x = 3 + 4 = 7`): an earlier statement of the answer under the same
     subject (fx29c, red team 32 class 1's `x =` subjects). A chain that ends in an expression (`x = 2y`) states no value."""
     for m in re.finditer(r"(?<![A-Za-z\\])" + re.escape(name) + r"[\s$]*=", piece):
+        if not _stands_alone(piece[:m.start()]):  # `2x = 12`, `y + x = 7`: the left side is an expression, not the name
+            continue
         chain = piece[m.end(): _CHAIN_END_RE.search(piece, m.end()).start()]  # type: ignore[union-attr]
         last = chain.split("=")[-1].strip(" \t$*.")
         if _NUMBER_RE.fullmatch(last) and clean_answer(last) != clean_answer(value):
             return True
     return False
+
+
+def _stands_alone(before: str) -> bool:
+    """Whether a name after `before` is the whole left side of its `=`: what precedes it (spaces, `$` and `\\(`
+    aside) ends in prose, a clause's mark or nothing, never in a coefficient, an operator, a bracket or a relation."""
+    tail = before.rstrip(" \t$").removesuffix("\\(").rstrip(" \t$")
+    if tail[-1:] in ("-", "−"):  # binary after an operand (`y - x = 7`); a unary minus (`-x = 7`) still names x
+        operand = tail[:-1].rstrip(" \t$")[-1:]
+        return not (operand.isalnum() or operand in ")]}")
+    return not tail or not (tail[-1].isdigit() or tail[-1] in "+*/^_)]}=<>·×÷\\")
 
 
 def _answer_restated(piece: str, value: str) -> bool:
