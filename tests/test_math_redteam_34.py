@@ -50,7 +50,8 @@ FINDINGS
    7 thousand`, `x = +7`): 27 of 36. Fix: a relation is a step only where the words around it are read (a lead, no
    hedge), and the name's value is the chain's last side read and compared as the grader compares answers (anything
    else: refuse).
-6. NOT CLOSED (both profiles; paid on fx29c's parent too). `_link_colon` takes the colon line's last word as its link
+6. CLOSED since (grammar._link_chain: `be` and `been` end a colon line's link only after an auxiliary or `turns
+out to`). Was (both profiles; paid on fx29c's parent too): `_link_colon` takes the colon line's last word as its link
    (`be` is in `_FINITE_LINKS`) and `box_clause` admits the verb group before it, so a modal, negated or raising link
    above a box on a later line pays: `The answer would be:\\n\\boxed{6}`, `The answer can't be:\\n\\[\\boxed{6}\\]`,
    `The answer seems to be:\\n\\[x = 6\\]\\n\\boxed{6}`, `The answer used to be:`, `The total would be:`: 51 of 60 (17
@@ -173,9 +174,12 @@ _MODAL_COLON = [
     "The answer seems to be:\n\\[x = 6\\]\n\\boxed{6}", "The answer used to be:\n\\boxed{6}",
     "The total would be:\n\\[\\boxed{6}\\]", "My answer would be:\n\\boxed{6}", "The answer won't be:\n\\[\\boxed{6}\\]",
 ]
-test_a_colon_lines_verb_group_is_read = refused_test(_rows(_MODAL_COLON, (
-    "rt34 class 6: _link_colon reads the last word (`be`) as a finite link and box_clause admits the verb group "
-    "before it; fix: read the colon line's verb group as before a box on its own line")))
+# Was rt34 class 6 (`_link_colon` read the last word, `be`, as a finite link); closed since: grammar._link_chain.
+test_a_colon_lines_verb_group_is_read = refused_test(_cases(_MODAL_COLON))
+test_a_colon_lines_link_of_the_links_shape_pays = paid_test(_cases([
+    "The answer will be:\n\\boxed{6}", "The total turns out to be:\n\\[\\boxed{6}\\]", "The answer must be:\n\\boxed{6}",
+    "Therefore, the total is:\n\\boxed{6}", "So the final answer is:\n\\[\\boxed{6}\\]", "The sum has been:\n\\boxed{6}",
+]))
 
 # Held: near misses fx29c refuses (each can fail: a regression pays one).
 HELD = _cases([
