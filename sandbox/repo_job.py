@@ -358,7 +358,8 @@ def _plant_decoys(task: RepoTask, lang: Language, tree: str, overrides: Override
             overrides[pair.path] = pair.text
             renamed[pair.test_id] = pair.real_id
             decoys.append(Decoy(pair.path, pair.decoy_id, pair.text))
-        decoy = pytest_decoy([t for t in f2p if pair is None or t != pair.test_id], read)
+        decoy = pytest_decoy([t for t in f2p if pair is None or t != pair.test_id], read,
+                             environment=lambda path: read_current(tree, path, {}))
         decoys += [decoy] if decoy is not None else []
     elif lang.name == "go" and task.report == "go-json":
         decoys, paired = _go_twin(f2p, tree, overrides, packages, read)

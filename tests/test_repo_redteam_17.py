@@ -44,6 +44,10 @@ FINDINGS (36 host-side strict xfails in 6 classes, 2 more through a real grade o
    `pkg/contrib/pytest.py`, a Python `pkg/vendor/`) (9), and any patch to a file whose lines end in CRLF ("CRLF
    line ends are read as LF", so no hunk matches; written with LF or CRLF) (2). Fix idea: protect what the environment's gold run read or collected
    (traced at `env build`) instead of names and suffixes; match hunks with the file's own line end.
+ISSUE 33 (h33s): 1 closed by construction for test modules (`is_test_file`: the dataset's discovery, python_files,
+--doctest-glob, unittest's pattern, and the file of every listed test id), its two docstring/golden cases still xfail;
+4 closed (modules looked up under PYTHONPATH's entries); 2 detected where the environment's helper is one `assert a ==
+b` (a probe decoy, `_helper_probe`; the DOCKER helper grade now pays 0), still admitted host-side (strict xfail).
 HELD (passing near misses, each with its attack's condition asserted): patch forms (symlink, mode changes, executable
 new file, rename or copy from a protected file, binary, deletion of a test or pytest.ini, a `diff --git` header naming
 other files, `..`, `./`, trailing space or dot, upper case CONFTEST.PY/Setup.Py, quoted and escaped names, a tab's
@@ -257,9 +261,9 @@ _HELPERS = {  # name: (files, the helper's path, language)
 
 
 @pytest.mark.xfail(strict=True, reason="rt17 class 2, the tests' assertion helpers are source: a no-op assert_equal "
-                   "passes every test asserting through it and no decoy tells (the copy keeps the call and raises after "
-                   "it; a twin needs a literal ==): a blanket forgery paid; fix: a probe decoy for a helper-call last "
-                   "statement (assert_equal(v, object()) must fail), or protect modules only the tests import")
+                   "is admitted (no decoy runs host-side); DETECTED at grade by the probe decoy where the environment's "
+                   "helper is the known shape (test_a_helper_call_s_decoy_probes_the_helper); a helper of another shape, "
+                   "and Go's, still not; fix: a decoy validated on the gold run at env build")
 @pytest.mark.parametrize("name", list(_HELPERS))
 def test_a_no_op_assertion_helper_is_refused(name: str, tmp_path: Path) -> None:
     """Near miss: the wrong patch plus the helper made a no-op."""
@@ -267,6 +271,69 @@ def test_a_no_op_assertion_helper_is_refused(name: str, tmp_path: Path) -> None:
     cmd = f"{_PYTEST} tests" if language == "python" else "go test -json ./..."
     _hole(_tree(tmp_path, files), _edit(path, "def assert_equal(a, b): assert a == b", "def assert_equal(a, b): pass"),
           cmd, language)
+
+
+_HELPER_TEST = ("from pkg.mod import X\nfrom pkg.testing import assert_equal as eq\n\n\ndef test_x():\n"
+                "    v = X + 1\n    eq(v, 3)\n")
+_HELPER_SHAPES = {  # name: (the environment's helper module, whether the decoy probes through it)
+    "assert-eq": ("def assert_equal(a, b):\n    assert a == b\n", True),
+    "assert-eq-docstring-message-swapped": ('def assert_equal(got, want):\n    """Why."""\n    assert want == got, got\n', True),
+    "two-statements": ("def assert_equal(a, b):\n    print(a)\n    assert a == b\n", False),
+    "not-equal": ("def assert_equal(a, b):\n    assert a != b\n", False),
+    "default": ("def assert_equal(a, b=3):\n    assert a == b\n", False),
+    "decorated": ("@staticmethod\ndef assert_equal(a, b):\n    assert a == b\n", False),
+    "bound-twice": ("def assert_equal(a, b):\n    assert a == b\nassert_equal = print\n", False),
+    "absent": ("", False),
+}
+
+
+@pytest.mark.parametrize("name", list(_HELPER_SHAPES))
+def test_a_helper_call_s_decoy_probes_the_helper(name: str) -> None:
+    """rt17 class 2, detection: a test whose last statement is `helper(v, LIT)` gets a decoy `helper(v, object())` where
+    the ENVIRONMENT's helper is known to fail it (one `assert a == b`): a no-op helper passes it (tampered, 0). Near
+    miss: the probe runs the no-op and passes; rewrite: the environment's helper fails it (a right answer's decoy is
+    FAILED). Any other shape keeps the old copy (the call kept, then a raise)."""
+    from sandbox.repo.decoys import pytest_decoy
+
+    helper, probed = _HELPER_SHAPES[name]
+    env = {"tests/test_h.py": _HELPER_TEST.encode(), "pkg/testing.py": helper.encode()} if helper else {
+        "tests/test_h.py": _HELPER_TEST.encode()}
+    decoy = pytest_decoy(["tests/test_h.py::test_x"], env.get, environment=env.get)
+    assert decoy is not None
+    text = decoy.text.decode()
+    assert text.startswith(_HELPER_TEST)
+    decoy_fn = text[len(_HELPER_TEST):]
+    assert ("eq(v, object())" in decoy_fn) == probed, decoy_fn
+    assert ("raise AssertionError" in decoy_fn) != probed, decoy_fn
+    if probed:  # run it: the environment's helper fails the probe, a no-op one passes it
+        name_ = decoy.test_id.split("::")[-1]
+        for body, fails in ((helper, True), ("def assert_equal(a, b):\n    pass\n", False)):
+            ns: dict = {}
+            exec(body, ns)
+            scope = {"X": 2, "eq": ns["assert_equal"]}
+            exec(decoy_fn.replace("\n\n\n", "", 1).lstrip("\n"), scope)
+            try:
+                scope[name_]()
+            except AssertionError:
+                assert fails, name
+            else:
+                assert not fails, name
+
+
+def test_a_helper_probe_reads_the_environment_s_helper_not_the_patch_s() -> None:
+    """Near miss: the patch made the helper a no-op (the patched tree's), the environment's is the known shape: the
+    probe is made from the environment's; a patched tree whose helper is the shape while the environment's is not
+    gets no probe (the patch cannot choose it)."""
+    from sandbox.repo.decoys import pytest_decoy
+
+    test = {"tests/test_h.py": _HELPER_TEST.encode()}
+    known, noop = b"def assert_equal(a, b):\n    assert a == b\n", b"def assert_equal(a, b):\n    pass\n"
+    decoy = pytest_decoy(["tests/test_h.py::test_x"], {**test, "pkg/testing.py": noop}.get,
+                         environment={**test, "pkg/testing.py": known}.get)
+    assert decoy is not None and b"eq(v, object())" in decoy.text
+    decoy = pytest_decoy(["tests/test_h.py::test_x"], {**test, "pkg/testing.py": known}.get,
+                         environment={**test, "pkg/testing.py": noop}.get)
+    assert decoy is not None and b"eq(v, object())" not in decoy.text
 
 
 # ----------------------------------------------------------------- 3. a task runner's fixed-name file that is source
@@ -574,25 +641,25 @@ def test_the_layout_grades_the_gold_and_the_wrong_patch(rt17: Any, shape: str) -
 @pytest.mark.docker
 @pytest.mark.parametrize("shape", [
     "by-name",  # closed in issue 33: pkg/tests.py is a test by the dataset's python_files and by its listed id
-    pytest.param("helper", marks=pytest.mark.xfail(
-        strict=True, reason="rt17 class 2 through a real grade: the wrong patch plus a no-op of the tests' assertion "
-        "helper (pkg/testing.py) is accepted, 1.0, with decoys planted; fix: as the host-side xfail above"))])
+    "helper"])  # detected in issue 33: the probe decoy `assert_equal(add(1, 2), object())` passes under the no-op
 def test_the_wrong_patch_with_the_test_or_its_helper_rewritten_is_not_paid(rt17: Any, shape: str) -> None:
     forged = _grade(rt17, shape, _WRONGS[shape] + _FORGED[shape])
     assert forged["score"] == 0.0, forged
     if shape == "by-name":  # refused before anything runs, naming the test file
         assert forged["verdict"] == "wrong_answer" and "pkg/tests.py" in str(forged), forged
+    else:  # run, and the probe decoy reported passing: tampered
+        assert "decoy" in str(forged).lower(), forged
 
 
 @pytest.mark.docker
-def test_the_forged_helper_run_has_decoys_planted(rt17: Any) -> None:
-    """The helper xfail above's condition: its wrong patch is admitted and the run gets decoys, so it is paid past the
-    detection the docs promise for blanket forgeries."""
+def test_the_forged_helper_run_has_a_probe_decoy_planted(rt17: Any) -> None:
+    """The helper case's condition: its wrong patch is admitted (the host-side xfail above) and the run gets the probe
+    decoy through the helper, made from the environment's pkg/testing.py."""
     from sandbox.repo_job import RepoPlan, make_repo_plan
 
     plan = make_repo_plan(_task("helper", _WRONGS["helper"] + _FORGED["helper"]), rt17.grader.config)
     assert isinstance(plan, RepoPlan), plan
-    assert plan.decoys, plan
+    assert plan.decoys and b"assert_equal(add(1, 2), object())" in plan.tree, plan.decoys
 
 
 @pytest.mark.docker
