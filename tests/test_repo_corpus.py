@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from sandbox.repo.patch import PatchError, check_admitted, check_protected, command_files, read_patch
+from sandbox.repo.patch import PatchError, check_admitted, check_protected, command_files, listed_test_files, read_patch
 
 DATA = Path(__file__).parent / "data" / "repo_tasks"
 ROWS = [json.loads(line) for line in (DATA / "tasks.jsonl").read_text().splitlines()]
@@ -59,7 +59,8 @@ def test_every_gold_patch_is_on_the_allowlist_and_its_near_misses_are_not(base_t
 
     assert len(ROWS) == 30
     for row in ROWS:
-        extra, command = read_patch(row["test_patch"]).paths, command_files(row["test_cmd"])
+        listed = listed_test_files([*row["FAIL_TO_PASS"], *row["PASS_TO_PASS"]])  # as make_repo_plan adds them
+        extra, command = (*read_patch(row["test_patch"]).paths, *listed), command_files(row["test_cmd"])
         check_admitted(read_patch(row["patch"]), row["language"], kind_of(row["instance_id"]), extra, command)
         hook = "conftest.py" if row["language"] == "python" else "go.sum"
         near = row["patch"] + f"--- /dev/null\n+++ b/{hook}\n@@ -0,0 +1 @@\n+x\n"
