@@ -45,7 +45,8 @@ FINDINGS (36 host-side strict xfails in 6 classes, 2 more through a real grade o
    line ends are read as LF", so no hunk matches; written with LF or CRLF) (2). Fix idea: protect what the environment's gold run read or collected
    (traced at `env build`) instead of names and suffixes; match hunks with the file's own line end.
 ISSUE 33 (h33s): 1 closed by construction for test modules (`is_test_file`: the dataset's discovery, python_files,
---doctest-glob, unittest's pattern, and the file of every listed test id), its two docstring/golden cases still xfail;
+--doctest-glob, unittest's pattern, and the file of every listed test id) and --doctest-modules examples
+(`check_doctests`); its golden-.md case still xfail;
 4 closed (modules looked up under PYTHONPATH's entries); 2 detected where the environment's helper is one `assert a ==
 b` (a probe decoy, `_helper_probe`; the DOCKER helper grade now pays 0), still admitted host-side (strict xfail).
 HELD (passing near misses, each with its attack's condition asserted): patch forms (symlink, mode changes, executable
@@ -138,8 +139,6 @@ _TEST_BY_NAME = {  # name: (files, test command, the rewrite of a test its wrong
 _GLOB_DOCTEST = ({"pytest.ini": "[pytest]\naddopts = --doctest-glob='*.rst'\n",
                   "README.rst": ">>> from pkg.mod import X; X\n1\n"}, _PYTEST, "README.rst")
 _DOCTESTS = {  # name: (files, test command, the file, its expected line, the forged one)
-    "doctest-modules-docstring": ({"pkg/util.py": '"""\n>>> from pkg.mod import X; X\n1\n"""\n'},
-                                  f"{_PYTEST} --doctest-modules pkg tests", "pkg/util.py"),
     # not a doctest: documentation a test reads as its expected output (a golden file outside a test folder)
     "golden-markdown": ({"fixtures/expected.md": "# x\n1\n", "tests/test_render.py":
                          "from pathlib import Path\nfrom pkg.mod import X\n\n\ndef test_render():\n"
@@ -234,10 +233,56 @@ def test_a_doctest_glob_s_text_file_is_a_test(where: str, tmp_path: Path) -> Non
     assert _refusal(tree, _FIX + _new("NOTES.md", "x"), cmd) == ""
 
 
-@pytest.mark.xfail(strict=True, reason="rt17 class 1, a test's expected output is documentation: a listed doctest's "
-                   "text in a module's docstring (--doctest-modules) or a golden .md a test reads; the patch "
-                   "rewrites it; fix: a listed doctest's examples (doctest.DocTestParser, host-side) the same before and "
-                   "after the patch, and what the gold run read (traced at env build) protected")
+_MODULE_DOCTEST = {"pkg/util.py": '"""\n>>> from pkg.mod import X; X\n1\n"""\n\n\ndef f():\n    return 1\n'}
+
+
+def _refusal_applied(tree: Path, diff: str, cmd: str) -> str:
+    """`_refusal`, then the checks make_repo_plan makes on the patched tree (the patch applied to overrides): pytest's
+    sections and, under --doctest-modules, the environment's doctest examples (`check_doctests`)."""
+    from sandbox.repo.apply import config_texts, read_current
+    from sandbox.repo.patch import PatchError, check_config_sections, check_doctests, command_files, read_patch
+
+    refused = _refusal(tree, diff, cmd)
+    if refused:
+        return refused
+    overrides: dict[str, bytes | None] = {}
+    patch, command = read_patch(diff), command_files(cmd, str(tree))
+    try:
+        from sandbox.repo.apply import apply_patch
+
+        apply_patch(str(tree), patch, overrides)
+        check_config_sections(*config_texts(str(tree), overrides))
+        if command.doctest_modules:
+            check_doctests(patch, lambda p: read_current(str(tree), p, {}), lambda p: read_current(str(tree), p, overrides))
+    except PatchError as e:
+        return str(e) or "refused"
+    return ""
+
+
+@pytest.mark.parametrize("where", ["command", "addopts"])
+def test_a_module_doctest_s_expected_output_is_the_dataset_s(where: str, tmp_path: Path) -> None:
+    """Near miss (was rt17 1's doctest-modules-docstring xfail): under --doctest-modules (on the command or in the
+    configuration's addopts) the patch may not change or remove a module's doctest example, though the module is
+    source; rewrites: a change to its code, and a new example, are admitted."""
+    files = dict(_MODULE_DOCTEST)
+    cmd = f"{_PYTEST} --doctest-modules pkg tests"
+    if where == "addopts":
+        files["pytest.ini"], cmd = "[pytest]\naddopts = --doctest-modules\n", f"{_PYTEST} pkg tests"
+    tree = _tree(tmp_path, files)
+    assert _refusal_applied(tree, _FIX, cmd) == ""
+    assert "doctest example of pkg/util.py" in _refusal_applied(tree, _WRONG + _forged_doctest(files, "pkg/util.py"), cmd)
+    removed = "--- a/pkg/util.py\n+++ b/pkg/util.py\n@@ -1,4 +1,3 @@\n \"\"\"\n->>> from pkg.mod import X; X\n-1\n+x\n \"\"\"\n"
+    assert "doctest example" in _refusal_applied(tree, _WRONG + removed, cmd)
+    code = "--- a/pkg/util.py\n+++ b/pkg/util.py\n@@ -7,2 +7,2 @@\n def f():\n-    return 1\n+    return 2\n"
+    assert _refusal_applied(tree, _FIX + code, cmd) == ""
+    added = "--- a/pkg/util.py\n+++ b/pkg/util.py\n@@ -3,2 +3,4 @@\n 1\n+>>> 1 + 1\n+2\n \"\"\"\n"
+    assert _refusal_applied(tree, _FIX + added, cmd) == ""
+    plain = _tree(tmp_path / "plain", {k: v for k, v in files.items() if k != "pytest.ini"})
+    assert _refusal_applied(plain, _WRONG + _forged_doctest(files, "pkg/util.py"), _C) == ""  # no doctests run: source
+
+
+@pytest.mark.xfail(strict=True, reason="rt17 class 1, a test's expected output is documentation: a golden .md a test "
+                   "reads; the patch rewrites it; fix: what the gold run read (traced at env build) protected")
 @pytest.mark.parametrize("name", list(_DOCTESTS))
 def test_a_listed_doctest_s_expected_output_is_the_dataset_s(name: str, tmp_path: Path) -> None:
     """Near miss: the wrong patch (X = 3) plus the doctest's expected `1` made `3`."""

@@ -475,6 +475,7 @@ class CommandFiles:
     # the folders of the Python scripts it runs (no new top-level module there: `_check_new_file`)
     program_dirs: frozenset[str] = frozenset()  # the segments' programs by path, from the root and each entered folder
     test_patterns: tuple[str, ...] = TEST_FILES  # the names the command's runners collect as test modules (`discovery_patterns`)
+    doctest_modules: bool = False  # pytest runs every collected module's doctests (`--doctest-modules`: `check_doctests`)
 
     @functools.cached_property
     def _by_last(self) -> dict[str, tuple[str, ...]]:
@@ -523,9 +524,12 @@ def command_files(test_cmd: str, tree: str = "") -> CommandFiles:
     resolved = set()
     if tree:
         resolved = set(filter(None, (_resolved(tree, w) for w in written)))
-    patterns = discovery_patterns(test_cmd, tree, written)
+    texts = _discovery_texts(test_cmd, tree, written)
+    patterns = discovery_patterns(test_cmd, tree, written, texts)
     runners, roots, programs = _runners(test_cmd, tree, patterns)
-    return CommandFiles(frozenset(written), frozenset(resolved), frozenset(tails), runners, roots, programs, patterns)
+    doctests = any("--doctest-modules" in text for _, text in texts)
+    return CommandFiles(frozenset(written), frozenset(resolved), frozenset(tails), runners, roots, programs, patterns,
+                        doctests)
 
 
 _MAKEFILES = ("GNUmakefile", "makefile", "Makefile")
@@ -626,13 +630,10 @@ _UNITTEST_PATTERN = re.compile(r"(?:^|\s)(?:-p|--pattern)" + _OPTION_VALUE)
 UNITTEST_FILES = "test*.py"  # unittest discover's default pattern
 
 
-def discovery_patterns(test_cmd: str, tree: str = "", written: Iterable[str] = ()) -> tuple[str, ...]:
-    """The names the dataset's runners collect as test modules (the comment above): the defaults (`TEST_FILES`) and
-    what the configuration files at the tree's root and in the folders of the command's words and their parents
-    say. Over-inclusive by design: a pattern counts in every folder, and a configuration pytest would not pick (one of
-    several files) counts too; a right patch refused for it is a test file the dataset says it collects."""
-    found = list(TEST_FILES)
-    texts = [test_cmd]
+def _discovery_texts(test_cmd: str, tree: str, written: Iterable[str]) -> list[tuple[str, str]]:
+    """(name, text) of the command ("") and of the configuration files at the tree's root and in the folders of the
+    command's words and their parents."""
+    texts = [("", test_cmd)]
     folders = {""}
     for word in written:
         parts = word.split("/")
@@ -641,10 +642,19 @@ def discovery_patterns(test_cmd: str, tree: str = "", written: Iterable[str] = (
         for name in (*_CONFIGS, "pyproject.toml"):
             text = _read_config(tree, f"{folder}/{name}" if folder else name)
             if text:
-                texts.append(text)
-                found += _config_python_files(name, text)
-    for text in texts:
-        found += _DOCTEST_GLOB.findall(text)
+                texts.append((name, text))
+    return texts
+
+
+def discovery_patterns(test_cmd: str, tree: str = "", written: Iterable[str] = (),
+                       texts: list[tuple[str, str]] | None = None) -> tuple[str, ...]:
+    """The names the dataset's runners collect as test modules (the comment above): the defaults (`TEST_FILES`) and
+    what the configuration files (`_discovery_texts`) say. Over-inclusive by design: a pattern counts in every
+    folder, and a configuration pytest would not pick (one of several files) counts too; a right patch refused for
+    it is a test file the dataset says it collects."""
+    found = list(TEST_FILES)
+    for name, text in texts if texts is not None else _discovery_texts(test_cmd, tree, written):
+        found += _DOCTEST_GLOB.findall(text) + (_config_python_files(name, text) if name else [])
     found += [p for v in _PYTHON_FILES_OPT.findall(test_cmd) for p in v.split()]
     for segment in _SEGMENT.split(test_cmd):
         if re.search(r"(^|[\s./])unittest(\s|$)", segment):
@@ -682,6 +692,47 @@ def _config_python_files(name: str, text: str) -> list[str]:
         return value.split()
     except (ImportError, configparser.Error, ValueError, AttributeError):
         return [p for v in _PYTHON_FILES_OPT.findall(text) for p in v.split()]
+
+
+def doctest_examples(text: str) -> Counter[tuple[str, str]]:
+    """The doctest examples (source, expected output) in a module's string constants, as `doctest.DocTestParser`
+    reads them: every docstring and `__test__` value doctest collects is one (over-inclusive: any string counts). A
+    text that does not parse, or a string doctest cannot read, is one example of itself, so any change to it counts."""
+    import ast
+    import doctest
+
+    from ..checks import parse_python
+
+    try:
+        strings = [n.value for n in ast.walk(parse_python(text)) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+    except (SyntaxError, ValueError, RecursionError):
+        return Counter({(text, ""): 1})
+    found: Counter[tuple[str, str]] = Counter()
+    for string in (s for s in strings if ">>>" in s):
+        try:
+            found.update((e.source, e.want) for e in doctest.DocTestParser().get_examples(string))
+        except ValueError:  # inconsistent indentation in an example
+            found[(string, "")] += 1
+    return found
+
+
+def check_doctests(patch: Patch, before: Callable[[str], "bytes | None"], after: Callable[[str], "bytes | None"]) -> None:
+    """PatchError when, under `--doctest-modules` (`CommandFiles.doctest_modules`), the patch changed or removed a
+    doctest example of an environment's module (rt17 1: a module's docstring is a test there, its expected output the
+    dataset's; the file itself is source). New examples are more tests to pass, admitted. `before`/`after`: a
+    path's bytes in the environment's and the patched tree (None: absent)."""
+    for edit in patch.files:
+        if not edit.path.endswith(".py"):
+            continue
+        old = before(edit.path)
+        if old is None:
+            continue
+        new = after(edit.path)
+        lost = doctest_examples(old.decode("utf-8", "replace")) - doctest_examples((new or b"").decode("utf-8", "replace"))
+        if lost:
+            source = next(iter(lost))[0].strip()
+            raise PatchError(f"the patch changes or removes a doctest example of {edit.path} (the test command runs "
+                             f"modules' doctests as tests: --doctest-modules): {source[:120]!r}")
 
 
 def listed_test_files(test_ids: Iterable[str]) -> tuple[str, ...]:
