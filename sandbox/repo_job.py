@@ -37,7 +37,8 @@ from .repo.apply import (Overrides, View, apply_patch, config_texts, own_bytes, 
 from .repo.decoys import Decoy, Reader, go_decoy, go_pair, pytest_decoy, pytest_pair
 from .repo.golang import Targets, defining_dirs, environment_test_files, go_lookup, import_path, package_dir, resolve_packages
 from .repo.grading import MISSING, Resolution, lookup, resolve
-from .repo.patch import Patch, PatchError, check_admitted, check_config_sections, command_files, read_patch
+from .repo.patch import (Patch, PatchError, check_admitted, check_config_sections, check_doctests, command_files,
+                         listed_test_files, read_patch)
 from .repo.results import STATUSES, ReportError, junit_key, parse_go_events, parse_pytest, parse_pytest_log, worst
 
 WORK = "/work"  # the runner's job directories (sandbox/harness/pid1.py WORK)
@@ -205,11 +206,17 @@ def make_repo_plan(task: RepoTask, config: SandboxConfig) -> RepoPlan | dict:
     except PatchError as e:
         return _task_fault(patch.text, f"the task's test_patch does not read: {e}")
     overrides: Overrides = {}
-    try:  # the allowlist; the task's test files (its test patch's and its command's) are protected like every test file
-        check_admitted(patch, lang.name, lambda path: tree_kind(tree, path), tests.paths if tests else (),
-                       command_files(task.test_cmd, tree))
+    # the allowlist; the task's test files (its test patch's, its listed test ids', its command's) are protected like
+    # every test file (rt17 1: a listed test is the dataset's whatever its file is named)
+    listed = listed_test_files((*task.fail_to_pass, *task.pass_to_pass))
+    command = command_files(task.test_cmd, tree)
+    try:
+        check_admitted(patch, lang.name, lambda path: tree_kind(tree, path), (*(tests.paths if tests else ()), *listed),
+                       command)
         apply_patch(tree, patch, overrides, "the patch")
         check_config_sections(*config_texts(tree, overrides))
+        if command.doctest_modules:
+            check_doctests(patch, lambda path: read_current(tree, path, {}), lambda path: read_current(tree, path, overrides))
     except PatchError as e:
         return _refused(patch.text, str(e))
     added = _new_entries(tree, overrides)  # the patch's own files and folders in /work: its bound, not the environment's
@@ -354,7 +361,8 @@ def _plant_decoys(task: RepoTask, lang: Language, tree: str, overrides: Override
             overrides[pair.path] = pair.text
             renamed[pair.test_id] = pair.real_id
             decoys.append(Decoy(pair.path, pair.decoy_id, pair.text))
-        decoy = pytest_decoy([t for t in f2p if pair is None or t != pair.test_id], read)
+        decoy = pytest_decoy([t for t in f2p if pair is None or t != pair.test_id], read,
+                             environment=lambda path: read_current(tree, path, {}))
         decoys += [decoy] if decoy is not None else []
     elif lang.name == "go" and task.report == "go-json":
         decoys, paired = _go_twin(f2p, tree, overrides, packages, read)

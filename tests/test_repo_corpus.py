@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from sandbox.repo.patch import PatchError, check_admitted, check_protected, command_files, read_patch
+from sandbox.repo.patch import PatchError, check_admitted, check_protected, command_files, listed_test_files, read_patch
 
 DATA = Path(__file__).parent / "data" / "repo_tasks"
 ROWS = [json.loads(line) for line in (DATA / "tasks.jsonl").read_text().splitlines()]
@@ -32,11 +32,11 @@ def test_a_patch_to_the_task_s_tests_is_refused_before_anything_runs(language: s
 
 
 @pytest.fixture(scope="module")
-def base_trees(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[set[str], set[str]]]:
+def base_trees(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[set[str], set[str], Path]]:
     """Each row's tree at its base commit as (files, directories), listed from its bundle without a checkout."""
     import subprocess
 
-    trees: dict[str, tuple[set[str], set[str]]] = {}
+    trees: dict[str, tuple[set[str], set[str], Path]] = {}
     clones: dict[str, Path] = {}
     for row in ROWS:
         if row["repo"] not in clones:
@@ -46,20 +46,30 @@ def base_trees(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[set[
         listing = subprocess.run(["git", "-C", str(clones[row["repo"]]), "ls-tree", "-r", "-t", "--format=%(objecttype) %(path)",
                                   row["base_commit"]], check=True, capture_output=True, text=True).stdout.splitlines()
         files = {line[5:] for line in listing if line.startswith("blob ")}
-        trees[row["instance_id"]] = (files, {line[5:] for line in listing if line.startswith("tree ")})
+        configs = tmp_path_factory.mktemp("configs")  # the files the dataset's test discovery is read from
+        for path in sorted(f for f in files if f.rsplit("/", 1)[-1] in _CONFIGS):
+            (configs / path).parent.mkdir(parents=True, exist_ok=True)
+            (configs / path).write_bytes(subprocess.run(["git", "-C", str(clones[row["repo"]]), "show",
+                                                         f"{row['base_commit']}:{path}"], check=True, capture_output=True).stdout)
+        trees[row["instance_id"]] = (files, {line[5:] for line in listing if line.startswith("tree ")}, configs)
     return trees
+
+
+_CONFIGS = ("pytest.ini", ".pytest.ini", "tox.ini", "setup.cfg", "pyproject.toml")
 
 
 def test_every_gold_patch_is_on_the_allowlist_and_its_near_misses_are_not(base_trees: dict) -> None:
     """docs/repo-tasks.md "Trust model": each gold patch (the rewrite: right by the dataset) is admitted over its
-    own tree; the same patch with a new test-runner hook (a near miss) is refused."""
+    own tree, with its listed test ids' files and its configuration's test discovery; the same patch with a new test-runner hook (a near miss) is refused."""
     def kind_of(instance_id: str) -> Callable[[str], str | None]:
-        files, dirs = base_trees[instance_id]
+        files, dirs, _ = base_trees[instance_id]
         return lambda path: "file" if path in files else "dir" if path in dirs else None
 
     assert len(ROWS) == 30
     for row in ROWS:
-        extra, command = read_patch(row["test_patch"]).paths, command_files(row["test_cmd"])
+        listed = listed_test_files([*row["FAIL_TO_PASS"], *row["PASS_TO_PASS"]])  # as make_repo_plan adds them
+        configs = str(base_trees[row["instance_id"]][2])  # the dataset's discovery read from its configuration files
+        extra, command = (*read_patch(row["test_patch"]).paths, *listed), command_files(row["test_cmd"], configs)
         check_admitted(read_patch(row["patch"]), row["language"], kind_of(row["instance_id"]), extra, command)
         hook = "conftest.py" if row["language"] == "python" else "go.sum"
         near = row["patch"] + f"--- /dev/null\n+++ b/{hook}\n@@ -0,0 +1 @@\n+x\n"

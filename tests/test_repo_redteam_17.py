@@ -44,6 +44,11 @@ FINDINGS (36 host-side strict xfails in 6 classes, 2 more through a real grade o
    `pkg/contrib/pytest.py`, a Python `pkg/vendor/`) (9), and any patch to a file whose lines end in CRLF ("CRLF
    line ends are read as LF", so no hunk matches; written with LF or CRLF) (2). Fix idea: protect what the environment's gold run read or collected
    (traced at `env build`) instead of names and suffixes; match hunks with the file's own line end.
+ISSUE 33 (h33s): 1 closed by construction for test modules (`is_test_file`: the dataset's discovery, python_files,
+--doctest-glob, unittest's pattern, and the file of every listed test id) and --doctest-modules examples
+(`check_doctests`); its golden-.md case still xfail;
+4 closed (modules looked up under PYTHONPATH's entries); 2 detected where the environment's helper is one `assert a ==
+b` (a probe decoy, `_helper_probe`; the DOCKER helper grade now pays 0), still admitted host-side (strict xfail).
 HELD (passing near misses, each with its attack's condition asserted): patch forms (symlink, mode changes, executable
 new file, rename or copy from a protected file, binary, deletion of a test or pytest.ini, a `diff --git` header naming
 other files, `..`, `./`, trailing space or dot, upper case CONFTEST.PY/Setup.Py, quoted and escaped names, a tab's
@@ -93,24 +98,28 @@ def _new(path: str, text: str) -> str:
     return f"--- /dev/null\n+++ b/{path}\n@@ -0,0 +1 @@\n+{text}\n"
 
 
-def _refusal(tree: Path, diff: str, cmd: str, language: str = "python") -> str:
-    """check_admitted as make_repo_plan calls it (no test patch: the tests are the environment's); "" when admitted,
-    else the PatchError's text (read_patch's or check_admitted's)."""
+def _refusal(tree: Path, diff: str, cmd: str, language: str = "python", ids: tuple[str, ...] = ()) -> str:
+    """check_admitted as make_repo_plan calls it (no test patch: the tests are the environment's; `ids` the task's
+    listed test ids); "" when admitted, else the PatchError's text (read_patch's or check_admitted's)."""
     from sandbox.repo.apply import tree_kind
-    from sandbox.repo.patch import PatchError, check_admitted, command_files, read_patch
+    from sandbox.repo.patch import PatchError, check_admitted, command_files, listed_test_files, read_patch
 
     try:
-        check_admitted(read_patch(diff), language, lambda p: tree_kind(str(tree), p), (), command_files(cmd, str(tree)))
+        check_admitted(read_patch(diff), language, lambda p: tree_kind(str(tree), p), listed_test_files(ids),
+                       command_files(cmd, str(tree)))
     except PatchError as e:
         return str(e) or "refused"
     return ""
 
 
-def _hole(tree: Path, wrong: str, cmd: str, language: str = "python") -> None:
-    """The layout is gradable (the right patch admitted), and the wrong patch with the forging edit is refused."""
+def _hole(tree: Path, wrong: str, cmd: str, language: str = "python", ids: tuple[str, ...] = ()) -> str:
+    """The layout is gradable (the right patch admitted), and the wrong patch with the forging edit is refused: the
+    refusal's text."""
     fix = _FIX if language == "python" else _GO_FIX
-    assert _refusal(tree, fix, cmd, language) == "", cmd
-    assert _refusal(tree, (_WRONG if language == "python" else fix) + wrong, cmd, language), (cmd, wrong)
+    assert _refusal(tree, fix, cmd, language, ids) == "", cmd
+    refusal = _refusal(tree, (_WRONG if language == "python" else fix) + wrong, cmd, language, ids)
+    assert refusal, (cmd, wrong)
+    return refusal
 
 
 # ----------------------------------------------------------------- 1. test code by another name
@@ -127,11 +136,9 @@ _TEST_BY_NAME = {  # name: (files, test command, the rewrite of a test its wrong
                                     f"{_PYTEST} unittests", "unittests/core.py"),
 }
 # A listed doctest whose text is documentation or another module's docstring: the expected output is the patch's
+_GLOB_DOCTEST = ({"pytest.ini": "[pytest]\naddopts = --doctest-glob='*.rst'\n",
+                  "README.rst": ">>> from pkg.mod import X; X\n1\n"}, _PYTEST, "README.rst")
 _DOCTESTS = {  # name: (files, test command, the file, its expected line, the forged one)
-    "doctest-glob-rst": ({"pytest.ini": "[pytest]\naddopts = --doctest-glob='*.rst'\n",
-                          "README.rst": ">>> from pkg.mod import X; X\n1\n"}, _PYTEST, "README.rst"),
-    "doctest-modules-docstring": ({"pkg/util.py": '"""\n>>> from pkg.mod import X; X\n1\n"""\n'},
-                                  f"{_PYTEST} --doctest-modules pkg tests", "pkg/util.py"),
     # not a doctest: documentation a test reads as its expected output (a golden file outside a test folder)
     "golden-markdown": ({"fixtures/expected.md": "# x\n1\n", "tests/test_render.py":
                          "from pathlib import Path\nfrom pkg.mod import X\n\n\ndef test_render():\n"
@@ -139,31 +146,150 @@ _DOCTESTS = {  # name: (files, test command, the file, its expected line, the fo
 }
 
 
-@pytest.mark.xfail(strict=True, reason="rt17 class 1, test code by another name: the allowlist admits .py source and "
-                   "tells tests by name patterns (_TEST_FILES, TEST_DIRS), so a test module the dataset's python_files, "
-                   "unittest's test*.py or a folder of another name collects is the patch's; fix: protect the file of "
-                   "every listed test id and every module the gold run collected (stored at env build)")
-@pytest.mark.parametrize("name", list(_TEST_BY_NAME))
-def test_a_test_module_by_another_name_is_refused(name: str, tmp_path: Path) -> None:
-    """Near miss: the wrong patch plus the rewrite of the test its code breaks (`== 1` made `== 3`)."""
+# Closed (issue 33): a test module is one the dataset's own discovery collects (`discovery_patterns`: python_files,
+# --doctest-glob, unittest's pattern where it runs) or the file of a listed test id (`listed_test_files`), never a name
+# list of ours. A file in a folder of another name that no discovery collects is a test only when a listed id says so
+# (`unittests/core.py` with no id is a module the tests import: class 2).
+_BY_DISCOVERY = [n for n in _TEST_BY_NAME if n != "test-folder-of-another-name"]
+
+
+@pytest.mark.parametrize("name", _BY_DISCOVERY)
+def test_a_test_module_by_the_dataset_s_discovery_is_refused(name: str, tmp_path: Path) -> None:
+    """Near miss (was rt17 1's strict xfail): the wrong patch plus the rewrite of the test its code breaks (`== 1` made
+    `== 3`), no test id listed: the dataset's configuration or unittest's pattern says the file is a test."""
     files, cmd, path = _TEST_BY_NAME[name]
-    _hole(_tree(tmp_path, files), _edit(path, "assert X == 1", "assert X == 3"), cmd)
+    refusal = _hole(_tree(tmp_path, files), _edit(path, "assert X == 1", "assert X == 3"), cmd)
+    assert "test runner's discovery" in refusal, refusal
 
 
-@pytest.mark.xfail(strict=True, reason="rt17 class 1, a test's expected output is documentation: a listed doctest's "
-                   "text (--doctest-glob .rst, a --doctest-modules docstring) or a golden .md a test reads; the patch "
-                   "rewrites it; fix: a listed doctest's examples (doctest.DocTestParser, host-side) the same before and "
-                   "after the patch, and what the gold run read (traced at env build) protected")
+@pytest.mark.parametrize("name", list(_TEST_BY_NAME))
+def test_the_file_of_a_listed_test_id_is_refused(name: str, tmp_path: Path) -> None:
+    """Near miss (was rt17 1's strict xfail): the attack rewrites a PASS_TO_PASS test, so the task lists its id; its
+    file is the dataset's whatever its name and whatever the configuration says (here: none)."""
+    files, cmd, path = _TEST_BY_NAME[name]
+    files = {k: v for k, v in files.items() if k not in ("pytest.ini", "setup.cfg")}
+    refusal = _hole(_tree(tmp_path, files), _edit(path, "assert X == 1", "assert X == 3"), cmd, ids=(f"{path}::test_x",))
+    assert "one of the task's test files" in refusal, refusal
+
+
+_SOURCE_BESIDE = {  # name: (files, test command, ids, a source file the dataset's discovery does not collect)
+    "python_files-other-name": ({"pytest.ini": "[pytest]\npython_files = test_*.py tests.py\n", "pkg/tests.py": "x\n",
+                                 "pkg/testsuite.py": "x\n"}, f"{_PYTEST} pkg tests", (), "pkg/testsuite.py"),
+    "pyproject-python_files": ({"pyproject.toml": '[tool.pytest.ini_options]\npython_files = ["check_*.py"]\n',
+                                "pkg/checker.py": "x\n"}, _C, (), "pkg/checker.py"),
+    "testing-without-unittest": ({"pkg/testing.py": "x\n"}, _C, (), "pkg/testing.py"),
+    "module-doctest-id": ({"pkg/util.py": "x\n"}, f"{_PYTEST} --doctest-modules pkg", ("pkg/util.py::pkg.util.f",),
+                          "pkg/util.py"),
+    "go-test-name": ({**_GO, "pkg/other.go": "x\n"}, "go test ./...", ("TestX", "TestX/sub"), "pkg/other.go"),
+}
+
+
+@pytest.mark.parametrize("name", list(_SOURCE_BESIDE))
+def test_a_source_file_the_dataset_s_discovery_does_not_collect_is_admitted(name: str, tmp_path: Path) -> None:
+    """Rewrite: the right patch plus a change to a source file beside the tests that no discovery rule nor listed id
+    names (a module doctest's file is source: its docstring is the test, not the file; go names no file by id)."""
+    files, cmd, ids, path = _SOURCE_BESIDE[name]
+    language = "go" if "go.mod" in files else "python"
+    fix = _FIX if language == "python" else _GO_FIX
+    tree = _tree(tmp_path, files)
+    assert _refusal(tree, fix + _edit(path, "x", "y"), cmd, language, ids) == ""
+    pattern = {"pkg/testsuite.py": "tests.py", "pkg/checker.py": "check_*.py"}.get(path)
+    if pattern:  # the near miss beside it: a file of the configured name is refused
+        test = path.rsplit("/", 1)[0] + "/" + pattern.replace("*", "api")
+        (tmp_path / test).write_text("x\n")
+        assert "test runner's discovery" in _refusal(tree, fix + _edit(test, "x", "y"), cmd, language, ids)
+
+
+def test_listed_test_ids_name_their_files() -> None:
+    """The ids' formats the corpus and results.py know: pytest node ids (a module's file; a text doctest's file; not a
+    module doctest's), go test names, jest/mocha titles (no file)."""
+    from sandbox.repo.patch import listed_test_files
+
+    ids = ("pkg/tests.py::test_x", "unittests/core.py::C::test_y[a::b]", "README.rst::README.rst",
+           "pkg/util.py::pkg.util.f", "pkg/t.py::test_z[1.5]", "./a/test_b.py::t", "../x.py::t", "/abs.py::t",
+           "TestX/sub", "outer > inner > it works")
+    assert listed_test_files(ids) == ("pkg/tests.py", "unittests/core.py", "README.rst", "pkg/t.py", "a/test_b.py")
+
+
+def _forged_doctest(files: dict[str, str], path: str) -> str:
+    """The patch making the doctest's expected `1` a `3`."""
+    lines = files[path].split("\n")
+    k = lines.index("1")
+    return f"--- a/{path}\n+++ b/{path}\n@@ -{k},2 +{k},2 @@\n {lines[k - 1]}\n-1\n+3\n"
+
+
+@pytest.mark.parametrize("where", ["config", "command"])
+def test_a_doctest_glob_s_text_file_is_a_test(where: str, tmp_path: Path) -> None:
+    """Near miss (was rt17 1's strict xfail, doctest-glob-rst): a text file pytest collects by the dataset's
+    `--doctest-glob` (in its configuration or on the command) is a test file: the patch may not rewrite its expected
+    output, nor add one; a .md (no glob names it) stays documentation (rewrite)."""
+    files, cmd, path = _GLOB_DOCTEST
+    if where == "command":
+        files, cmd = {path: files[path]}, f"{_PYTEST} --doctest-glob='*.rst'"
+    tree = _tree(tmp_path, files)
+    assert _refusal(tree, _FIX, cmd) == ""
+    assert "*.rst" in _refusal(tree, _WRONG + _forged_doctest(files, path), cmd)
+    assert "*.rst" in _refusal(tree, _WRONG + _new("docs/new.rst", ">>> 1"), cmd)
+    assert _refusal(tree, _FIX + _new("NOTES.md", "x"), cmd) == ""
+
+
+_MODULE_DOCTEST = {"pkg/util.py": '"""\n>>> from pkg.mod import X; X\n1\n"""\n\n\ndef f():\n    return 1\n'}
+
+
+def _refusal_applied(tree: Path, diff: str, cmd: str) -> str:
+    """`_refusal`, then the checks make_repo_plan makes on the patched tree (the patch applied to overrides): pytest's
+    sections and, under --doctest-modules, the environment's doctest examples (`check_doctests`)."""
+    from sandbox.repo.apply import config_texts, read_current
+    from sandbox.repo.patch import PatchError, check_config_sections, check_doctests, command_files, read_patch
+
+    refused = _refusal(tree, diff, cmd)
+    if refused:
+        return refused
+    overrides: dict[str, bytes | None] = {}
+    patch, command = read_patch(diff), command_files(cmd, str(tree))
+    try:
+        from sandbox.repo.apply import apply_patch
+
+        apply_patch(str(tree), patch, overrides)
+        check_config_sections(*config_texts(str(tree), overrides))
+        if command.doctest_modules:
+            check_doctests(patch, lambda p: read_current(str(tree), p, {}), lambda p: read_current(str(tree), p, overrides))
+    except PatchError as e:
+        return str(e) or "refused"
+    return ""
+
+
+@pytest.mark.parametrize("where", ["command", "addopts"])
+def test_a_module_doctest_s_expected_output_is_the_dataset_s(where: str, tmp_path: Path) -> None:
+    """Near miss (was rt17 1's doctest-modules-docstring xfail): under --doctest-modules (on the command or in the
+    configuration's addopts) the patch may not change or remove a module's doctest example, though the module is
+    source; rewrites: a change to its code, and a new example, are admitted."""
+    files = dict(_MODULE_DOCTEST)
+    cmd = f"{_PYTEST} --doctest-modules pkg tests"
+    if where == "addopts":
+        files["pytest.ini"], cmd = "[pytest]\naddopts = --doctest-modules\n", f"{_PYTEST} pkg tests"
+    tree = _tree(tmp_path, files)
+    assert _refusal_applied(tree, _FIX, cmd) == ""
+    assert "doctest example of pkg/util.py" in _refusal_applied(tree, _WRONG + _forged_doctest(files, "pkg/util.py"), cmd)
+    removed = "--- a/pkg/util.py\n+++ b/pkg/util.py\n@@ -1,4 +1,3 @@\n \"\"\"\n->>> from pkg.mod import X; X\n-1\n+x\n \"\"\"\n"
+    assert "doctest example" in _refusal_applied(tree, _WRONG + removed, cmd)
+    code = "--- a/pkg/util.py\n+++ b/pkg/util.py\n@@ -7,2 +7,2 @@\n def f():\n-    return 1\n+    return 2\n"
+    assert _refusal_applied(tree, _FIX + code, cmd) == ""
+    added = "--- a/pkg/util.py\n+++ b/pkg/util.py\n@@ -3,2 +3,4 @@\n 1\n+>>> 1 + 1\n+2\n \"\"\"\n"
+    assert _refusal_applied(tree, _FIX + added, cmd) == ""
+    plain = _tree(tmp_path / "plain", {k: v for k, v in files.items() if k != "pytest.ini"})
+    assert _refusal_applied(plain, _WRONG + _forged_doctest(files, "pkg/util.py"), _C) == ""  # no doctests run: source
+
+
+@pytest.mark.xfail(strict=True, reason="rt17 class 1, a test's expected output is documentation: a golden .md a test "
+                   "reads; the patch rewrites it; fix: what the gold run read (traced at env build) protected")
 @pytest.mark.parametrize("name", list(_DOCTESTS))
 def test_a_listed_doctest_s_expected_output_is_the_dataset_s(name: str, tmp_path: Path) -> None:
     """Near miss: the wrong patch (X = 3) plus the doctest's expected `1` made `3`."""
     files, cmd, path = _DOCTESTS[name]
     tree = _tree(tmp_path, files)
-    lines = files[path].split("\n")
-    k = lines.index("1")
-    forged = (f"--- a/{path}\n+++ b/{path}\n@@ -{k},2 +{k},2 @@\n {lines[k - 1]}\n-1\n+3\n")
     assert _refusal(tree, _FIX, cmd) == ""
-    assert _refusal(tree, _WRONG + forged, cmd), name
+    assert _refusal(tree, _WRONG + _forged_doctest(files, path), cmd), name
 
 
 # ----------------------------------------------------------------- 2. the tests' assertion helpers
@@ -180,9 +306,9 @@ _HELPERS = {  # name: (files, the helper's path, language)
 
 
 @pytest.mark.xfail(strict=True, reason="rt17 class 2, the tests' assertion helpers are source: a no-op assert_equal "
-                   "passes every test asserting through it and no decoy tells (the copy keeps the call and raises after "
-                   "it; a twin needs a literal ==): a blanket forgery paid; fix: a probe decoy for a helper-call last "
-                   "statement (assert_equal(v, object()) must fail), or protect modules only the tests import")
+                   "is admitted (no decoy runs host-side); DETECTED at grade by the probe decoy where the environment's "
+                   "helper is the known shape (test_a_helper_call_s_decoy_probes_the_helper); a helper of another shape, "
+                   "and Go's, still not; fix: a decoy validated on the gold run at env build")
 @pytest.mark.parametrize("name", list(_HELPERS))
 def test_a_no_op_assertion_helper_is_refused(name: str, tmp_path: Path) -> None:
     """Near miss: the wrong patch plus the helper made a no-op."""
@@ -190,6 +316,69 @@ def test_a_no_op_assertion_helper_is_refused(name: str, tmp_path: Path) -> None:
     cmd = f"{_PYTEST} tests" if language == "python" else "go test -json ./..."
     _hole(_tree(tmp_path, files), _edit(path, "def assert_equal(a, b): assert a == b", "def assert_equal(a, b): pass"),
           cmd, language)
+
+
+_HELPER_TEST = ("from pkg.mod import X\nfrom pkg.testing import assert_equal as eq\n\n\ndef test_x():\n"
+                "    v = X + 1\n    eq(v, 3)\n")
+_HELPER_SHAPES = {  # name: (the environment's helper module, whether the decoy probes through it)
+    "assert-eq": ("def assert_equal(a, b):\n    assert a == b\n", True),
+    "assert-eq-docstring-message-swapped": ('def assert_equal(got, want):\n    """Why."""\n    assert want == got, got\n', True),
+    "two-statements": ("def assert_equal(a, b):\n    print(a)\n    assert a == b\n", False),
+    "not-equal": ("def assert_equal(a, b):\n    assert a != b\n", False),
+    "default": ("def assert_equal(a, b=3):\n    assert a == b\n", False),
+    "decorated": ("@staticmethod\ndef assert_equal(a, b):\n    assert a == b\n", False),
+    "bound-twice": ("def assert_equal(a, b):\n    assert a == b\nassert_equal = print\n", False),
+    "absent": ("", False),
+}
+
+
+@pytest.mark.parametrize("name", list(_HELPER_SHAPES))
+def test_a_helper_call_s_decoy_probes_the_helper(name: str) -> None:
+    """rt17 class 2, detection: a test whose last statement is `helper(v, LIT)` gets a decoy `helper(v, object())` where
+    the ENVIRONMENT's helper is known to fail it (one `assert a == b`): a no-op helper passes it (tampered, 0). Near
+    miss: the probe runs the no-op and passes; rewrite: the environment's helper fails it (a right answer's decoy is
+    FAILED). Any other shape keeps the old copy (the call kept, then a raise)."""
+    from sandbox.repo.decoys import pytest_decoy
+
+    helper, probed = _HELPER_SHAPES[name]
+    env = {"tests/test_h.py": _HELPER_TEST.encode(), "pkg/testing.py": helper.encode()} if helper else {
+        "tests/test_h.py": _HELPER_TEST.encode()}
+    decoy = pytest_decoy(["tests/test_h.py::test_x"], env.get, environment=env.get)
+    assert decoy is not None
+    text = decoy.text.decode()
+    assert text.startswith(_HELPER_TEST)
+    decoy_fn = text[len(_HELPER_TEST):]
+    assert ("eq(v, object())" in decoy_fn) == probed, decoy_fn
+    assert ("raise AssertionError" in decoy_fn) != probed, decoy_fn
+    if probed:  # run it: the environment's helper fails the probe, a no-op one passes it
+        name_ = decoy.test_id.split("::")[-1]
+        for body, fails in ((helper, True), ("def assert_equal(a, b):\n    pass\n", False)):
+            ns: dict = {}
+            exec(body, ns)
+            scope = {"X": 2, "eq": ns["assert_equal"]}
+            exec(decoy_fn.replace("\n\n\n", "", 1).lstrip("\n"), scope)
+            try:
+                scope[name_]()
+            except AssertionError:
+                assert fails, name
+            else:
+                assert not fails, name
+
+
+def test_a_helper_probe_reads_the_environment_s_helper_not_the_patch_s() -> None:
+    """Near miss: the patch made the helper a no-op (the patched tree's), the environment's is the known shape: the
+    probe is made from the environment's; a patched tree whose helper is the shape while the environment's is not
+    gets no probe (the patch cannot choose it)."""
+    from sandbox.repo.decoys import pytest_decoy
+
+    test = {"tests/test_h.py": _HELPER_TEST.encode()}
+    known, noop = b"def assert_equal(a, b):\n    assert a == b\n", b"def assert_equal(a, b):\n    pass\n"
+    decoy = pytest_decoy(["tests/test_h.py::test_x"], {**test, "pkg/testing.py": noop}.get,
+                         environment={**test, "pkg/testing.py": known}.get)
+    assert decoy is not None and b"eq(v, object())" in decoy.text
+    decoy = pytest_decoy(["tests/test_h.py::test_x"], {**test, "pkg/testing.py": known}.get,
+                         environment={**test, "pkg/testing.py": noop}.get)
+    assert decoy is not None and b"eq(v, object())" not in decoy.text
 
 
 # ----------------------------------------------------------------- 3. a task runner's fixed-name file that is source
@@ -220,14 +409,26 @@ _ON_PYTHONPATH = {  # name: (files, test command, the module's file)
 }
 
 
-@pytest.mark.xfail(strict=True, reason="rt17 class 4, -m/-p modules are resolved from the root and entered folders, "
-                   "not from PYTHONPATH's entries (CommandFiles.roots): the runner or plugin there is the patch's; fix: "
-                   "resolve them under every root, runners with their folders")
 @pytest.mark.parametrize("name", list(_ON_PYTHONPATH))
 def test_a_module_runner_on_pythonpath_is_refused(name: str, tmp_path: Path) -> None:
-    """Near miss: the wrong patch plus the module the command runs (or loads as a plugin) rewritten."""
+    """Near miss (was rt17 4's strict xfail, closed in issue 33: a module by name is looked up under every import root
+    the command sets): the wrong patch plus the module the command runs (or loads as a plugin) rewritten, or a file
+    beside it (the runner's folder)."""
     files, cmd, path = _ON_PYTHONPATH[name]
-    _hole(_tree(tmp_path, files), _edit(path, "x", "import os; os._exit(0)"), cmd)
+    tree = _tree(tmp_path, files)
+    assert "test command" in _hole(tree, _edit(path, "x", "import os; os._exit(0)"), cmd)
+    folder = path.rsplit("/", 1)[0]
+    (tmp_path / folder / "lib.py").write_text("x\n")
+    assert "folder of" in _refusal(tree, _WRONG + _edit(f"{folder}/lib.py", "x", "y"), cmd)
+
+
+@pytest.mark.parametrize("cmd", ["PYTHONPATH=src python3 -m pytest -p no:cacheprovider tests",
+                                 "export PYTHONPATH=src:lib; python3 -m pytest -p xdist tests"])
+def test_a_source_root_on_pythonpath_stays_the_patch_s(cmd: str, tmp_path: Path) -> None:
+    """Rewrite: a src layout on PYTHONPATH whose modules the command does not run by name (`-p no:cacheprovider`, an
+    installed plugin): the right patch to src/pkg admitted."""
+    tree = _tree(tmp_path, {"src/pkg/__init__.py": "\n", "src/pkg/mod.py": "X = 1\n"})
+    assert _refusal(tree, _FIX.replace("pkg/mod.py", "src/pkg/mod.py"), cmd) == ""
 
 
 # ----------------------------------------------------------------- 5. command spellings the reading misses
@@ -398,16 +599,19 @@ def test_a_patch_through_an_environment_link_into_the_tests_is_refused(tmp_path:
         apply_patch(str(tree), read_patch(diff), {})
 
 
-def test_a_doctest_of_a_new_markdown_file_is_the_documented_in_process_class(tmp_path: Path) -> None:
-    """The documented class, still so: under the dataset's `--doctest-glob='*.md'` a new README.md is Python run in the
-    tests' process, admitted as documentation, and docs/repo-tasks.md says it is "Not guaranteed" as any source."""
+def test_a_doctest_of_a_new_markdown_file_under_the_dataset_s_glob_is_refused(tmp_path: Path) -> None:
+    """Was the documented class (issue 33 closed it): under the dataset's `--doctest-glob='*.md'` a new README.md is a
+    test pytest collects, Python run in the tests' process, so it is the dataset's (`discovery_patterns`); with no glob
+    naming .md it is documentation (rewrite). docs/repo-tasks.md says so."""
     from sandbox.repo.patch import allowed_kind
 
     tree = _tree(tmp_path, {"pytest.ini": "[pytest]\naddopts = --doctest-glob='*.md'\n"})
     assert allowed_kind("README.md", "python") == "doc"
-    assert _refusal(tree, _new("README.md", ">>> import os; os._exit(0)"), _C) == ""
+    assert "*.md" in _refusal(tree, _new("README.md", ">>> import os; os._exit(0)"), _C)
+    (tmp_path / "pytest.ini").write_text("[pytest]\n")
+    assert _refusal(tree, _FIX + _new("README.md", ">>> 1"), _C) == ""
     doc = (Path(__file__).parents[1] / "docs" / "repo-tasks.md").read_text()
-    assert "A doctest of a `.md` or\n    `.rst` file is Python run in the tests' process" in doc
+    assert "`--doctest-glob`" in doc and "is a test file" in doc
 
 
 def test_a_go_mod_s_old_go_line_is_harmless_only_under_go_1_19(tmp_path: Path) -> None:
@@ -480,23 +684,40 @@ def test_the_layout_grades_the_gold_and_the_wrong_patch(rt17: Any, shape: str) -
 
 
 @pytest.mark.docker
-@pytest.mark.xfail(strict=True, reason="rt17 classes 1 and 2 through a real grade: the wrong patch plus a rewrite of the "
-                   "test by another name (pkg/tests.py) or of the tests' assertion helper (pkg/testing.py) is accepted, "
-                   "1.0, with decoys planted; fix: as the host-side xfails above")
-@pytest.mark.parametrize("shape", ["by-name", "helper"])
+@pytest.mark.parametrize("shape", [
+    "by-name",  # closed in issue 33: pkg/tests.py is a test by the dataset's python_files and by its listed id
+    "helper"])  # detected in issue 33: the probe decoy `assert_equal(add(1, 2), object())` passes under the no-op
 def test_the_wrong_patch_with_the_test_or_its_helper_rewritten_is_not_paid(rt17: Any, shape: str) -> None:
     forged = _grade(rt17, shape, _WRONGS[shape] + _FORGED[shape])
     assert forged["score"] == 0.0, forged
+    if shape == "by-name":  # refused before anything runs, naming the test file
+        assert forged["verdict"] == "wrong_answer" and "pkg/tests.py" in str(forged), forged
+    else:  # run, and the probe decoy reported passing: tampered
+        assert "decoy" in str(forged).lower(), forged
 
 
 @pytest.mark.docker
-@pytest.mark.parametrize("shape", ["by-name", "helper"])
-def test_the_forged_runs_have_decoys_planted(rt17: Any, shape: str) -> None:
-    """The xfail above's condition: its wrong patch is admitted and the run gets decoys (by-name: a twin of test_sum's
-    literal `== 3` too), so it is paid past the detection the docs promise for blanket forgeries."""
+def test_the_forged_helper_run_has_a_probe_decoy_planted(rt17: Any) -> None:
+    """The helper case's condition: its wrong patch is admitted (the host-side xfail above) and the run gets the probe
+    decoy through the helper, made from the environment's pkg/testing.py."""
     from sandbox.repo_job import RepoPlan, make_repo_plan
 
-    plan = make_repo_plan(_task(shape, _WRONGS[shape] + _FORGED[shape]), rt17.grader.config)
+    plan = make_repo_plan(_task("helper", _WRONGS["helper"] + _FORGED["helper"]), rt17.grader.config)
     assert isinstance(plan, RepoPlan), plan
-    assert plan.decoys, plan
-    assert bool(plan.renamed) == (shape == "by-name"), plan.renamed
+    assert plan.decoys and b"assert_equal(add(1, 2), object())" in plan.tree, plan.decoys
+
+
+@pytest.mark.docker
+@pytest.mark.parametrize("listed", [True, False])
+def test_the_forged_test_by_another_name_is_refused_before_anything_runs(rt17: Any, listed: bool) -> None:
+    """Near miss, host-side plan of the real environment: the by-name forgery is refused by the dataset's python_files
+    alone (its id not listed: a PASS_TO_PASS of another file) and by its listed id."""
+    import dataclasses
+
+    from sandbox.repo_job import RepoPlan, make_repo_plan
+
+    task = _task("by-name", _WRONGS["by-name"] + _FORGED["by-name"])
+    if not listed:
+        task = dataclasses.replace(task, pass_to_pass=("tests/test_mod.py::test_zero",))
+    plan = make_repo_plan(task, rt17.grader.config)
+    assert not isinstance(plan, RepoPlan) and "pkg/tests.py" in str(plan), plan

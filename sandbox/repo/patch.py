@@ -255,7 +255,7 @@ def _hunk_text(hunk: object) -> str:
 # model"): test files, pytest's and tox's configuration, interpreter start-up hooks. Matched
 # against a path's last part; TEST_DIRS against any directory part.
 PROTECTED_NAMES = ("conftest.py", "pytest.ini", ".pytest.ini", "tox.ini", "noxfile.py", "sitecustomize.py",
-                   "usercustomize.py", "*.pth", "test_*.py", "*_test.py", "*_test.go", "go.work")
+                   "usercustomize.py", "*.pth", "go.work")
 TEST_DIRS = ("test", "tests", "testing", "testdata", "__snapshots__")
 # Package metadata directories: importlib.metadata finds a `*.dist-info` on sys.path (the repository
 # root is on it under `python -m pytest`), and pytest loads every `pytest11` entry point it lists
@@ -265,15 +265,38 @@ METADATA_DIRS = ("*.dist-info", "*.egg-info", "*.egg-link")
 _SECTIONS = {"pyproject.toml": "tool.pytest", "setup.cfg": "tool:pytest"}
 
 
-def protected_reason(path: str, extra: Iterable[str] = ()) -> str:
-    """Why a path is protected ("" when it is not): a default rule, or the task's own list (its
-    test files, the files its test command names). Names are matched in lower case: importlib.metadata
-    finds `Evil.Dist-Info` as it finds `evil.dist-info`, and a case-insensitive file system opens both."""
+# The test runners' own default names for a test module (pytest's `python_files`, go test's `_test.go`); the
+# dataset's configuration adds its own (`discovery_patterns`). `is_test_file` is the one home of "is this a test file".
+TEST_FILES = ("test_*.py", "*_test.py", "*_test.go")
+
+
+def is_test_file(path: str, patterns: Iterable[str] = TEST_FILES) -> str:
+    """The pattern by which the test runner collects `path` as a test module ("" when none does): a pattern without a
+    `/` matches the file's name, one with a `/` its path's end (pytest's `fnmatch_ex`). Lower case on both sides:
+    over-inclusive, so a name a case-insensitive file system or a pattern's case lets through is still a test."""
+    low = path.lower()
+    name = low.rsplit("/", 1)[-1]
+    for pattern in patterns:
+        pat = pattern.lower()
+        if fnmatch.fnmatchcase(name, pat) if "/" not in pat else (fnmatch.fnmatchcase(low, pat)
+                                                                 or fnmatch.fnmatchcase(low, "*/" + pat)):
+            return pattern
+    return ""
+
+
+def protected_reason(path: str, extra: Iterable[str] = (), patterns: Iterable[str] = TEST_FILES) -> str:
+    """Why a path is protected ("" when it is not): a default rule, the task's own list (its test files, the files of
+    its listed test ids, the files its test command names), or a test module by the dataset's test discovery
+    (`patterns`: `is_test_file`). Names are matched in lower case: importlib.metadata finds `Evil.Dist-Info` as it
+    finds `evil.dist-info`, and a case-insensitive file system opens both."""
     parts = path.lower().split("/")
     if path in set(extra):
         return f"{path} is one of the task's test files or test command's files"
     if any(d in TEST_DIRS for d in parts[:-1]):
         return f"{path} is under a test directory"
+    pattern = is_test_file(path, patterns)
+    if pattern:
+        return f"{path} is test code (a test module by the test runner's discovery: {pattern})"
     if any(fnmatch.fnmatchcase(p, m) for p in parts for m in METADATA_DIRS):
         return f"{path} is package metadata (entry points load pytest plugins)"
     for pattern in PROTECTED_NAMES:
@@ -314,7 +337,8 @@ def check_admitted(patch: Patch, language: str, kind: Kind, extra: Iterable[str]
     and, when new, a module nothing imports in place of another (`_check_new_file`). `command`: the test command's
     one reading (`command_files`)."""
     extra = tuple(extra)
-    check_protected(patch, (*extra, *(command.written | command.runners if command else ())))
+    patterns = command.test_patterns if command is not None else TEST_FILES
+    check_protected(patch, (*extra, *(command.written | command.runners if command else ())), patterns)
     if command is not None:
         known = set(extra)
         folders = command.runner_folders(lambda p: kind(p) == "file" or p in known, lambda p: kind(p) == "dir")
@@ -332,7 +356,7 @@ def check_admitted(patch: Patch, language: str, kind: Kind, extra: Iterable[str]
         if edit.path == "go.mod" and language == "go" and edit.change == "added":
             _check_new_go_mod(patch, kind, added)
             continue
-        what = allowed_kind(edit.path, language)
+        what = allowed_kind(edit.path, language, patterns)
         if not what:
             raise PatchError(f"the patch touches a protected path: {edit.path} is not a {language} source file or "
                              "documentation (configuration, scripts, makefiles, data and tests are the dataset's)")
@@ -340,11 +364,12 @@ def check_admitted(patch: Patch, language: str, kind: Kind, extra: Iterable[str]
             _check_new_file(edit.path, language, kind, added, roots)
 
 
-def allowed_kind(path: str, language: str) -> str:
-    """"source" or "doc" when the allowlist admits a patch's change to `path` (the comment above it), "" when not."""
+def allowed_kind(path: str, language: str, patterns: Iterable[str] = TEST_FILES) -> str:
+    """"source" or "doc" when the allowlist admits a patch's change to `path` (the comment above it), "" when not: a
+    test module by `patterns` (`is_test_file`, the dataset's discovery) is neither."""
     parts = path.lower().split("/")
     name = parts[-1]
-    if name in SPECIAL_NAMES or any(fnmatch.fnmatchcase(name, m) for m in _TEST_FILES):
+    if name in SPECIAL_NAMES or is_test_file(path, patterns):
         return ""
     if name.endswith(SOURCE_SUFFIXES.get(language, ())):
         return "source"
@@ -402,12 +427,12 @@ def _check_new_go_mod(patch: Patch, kind: Kind, added: set[str]) -> None:
         raise PatchError(f"the patch adds go.mod with {bad[0][:80]!r}: only `module` and `go` lines are admitted")
 
 
-def check_protected(patch: Patch, extra: Iterable[str] = ()) -> None:
+def check_protected(patch: Patch, extra: Iterable[str] = (), patterns: Iterable[str] = TEST_FILES) -> None:
     """PatchError when the patch touches a protected path: tests, their configuration and start-up hooks, `extra`
     (the allowlist by kind, `allowed_kind`, refuses the rest of what is not source or documentation)."""
     extra = tuple(extra)
     for edit in patch.files:
-        reason = protected_reason(edit.path, extra)
+        reason = protected_reason(edit.path, extra, patterns)
         if reason:
             raise PatchError(f"the patch touches a protected path: {reason}")
 
@@ -425,9 +450,9 @@ _MODULE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
 # Words after which the next word is a Python module by name: `python -m`, pytest's `-p` (a plugin), and a
 # `-c` program's `import` and `from` (a dotted word is a module wherever it stands): the copies' reading.
 _MODULE_BEFORE = ("-m", "-p", "import", "from")
-# Test files the command names are test code (protected by PROTECTED_NAMES), not runners unless run as a program
-# (`python3 scripts/test_runner.py`): their folder stays the project's (a test beside its source, `pytest pkg/test_core.py`).
-_TEST_FILES = ("test_*.py", "*_test.py", "*_test.go")
+# Test files the command names are test code (protected as test modules: `is_test_file` by the dataset's discovery),
+# not runners unless run as a program (`python3 scripts/test_runner.py`): their folder stays the project's (a test
+# beside its source, `pytest pkg/test_core.py`).
 # A shell command's segments (split at its operators) and what starts one: the program, after `NAME=value` words.
 _SEGMENT = re.compile(r"&&|\|\||[;&|()\n`]")
 _ASSIGN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
@@ -449,6 +474,8 @@ class CommandFiles:
     roots: frozenset[str] = frozenset()  # folders the command puts first on sys.path: `cd` targets, PYTHONPATH entries,
     # the folders of the Python scripts it runs (no new top-level module there: `_check_new_file`)
     program_dirs: frozenset[str] = frozenset()  # the segments' programs by path, from the root and each entered folder
+    test_patterns: tuple[str, ...] = TEST_FILES  # the names the command's runners collect as test modules (`discovery_patterns`)
+    doctest_modules: bool = False  # pytest runs every collected module's doctests (`--doctest-modules`: `check_doctests`)
 
     @functools.cached_property
     def _by_last(self) -> dict[str, tuple[str, ...]]:
@@ -497,8 +524,12 @@ def command_files(test_cmd: str, tree: str = "") -> CommandFiles:
     resolved = set()
     if tree:
         resolved = set(filter(None, (_resolved(tree, w) for w in written)))
-    runners, roots, programs = _runners(test_cmd, tree)
-    return CommandFiles(frozenset(written), frozenset(resolved), frozenset(tails), runners, roots, programs)
+    texts = _discovery_texts(test_cmd, tree, written)
+    patterns = discovery_patterns(test_cmd, tree, written, texts)
+    runners, roots, programs = _runners(test_cmd, tree, patterns)
+    doctests = any("--doctest-modules" in text for _, text in texts)
+    return CommandFiles(frozenset(written), frozenset(resolved), frozenset(tails), runners, roots, programs, patterns,
+                        doctests)
 
 
 _MAKEFILES = ("GNUmakefile", "makefile", "Makefile")
@@ -549,35 +580,177 @@ def _program(words: list[str]) -> str:
     return ""
 
 
-def _runners(test_cmd: str, tree: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+def _runners(test_cmd: str, tree: str, patterns: tuple[str, ...] = TEST_FILES
+             ) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
     """(runners, import roots, programs) by path: every file word (`_COMMAND_WORD`, `./` dropped, a node id's `::` cut) from
     the root and from every folder the command enters (`_ENTER`), but a test file that is not a segment's program
     (`pytest tests/test_x.py`: test code, not a runner); the module files of `-m X` and `-p X`; with `make`, its
     makefiles; each through the environment's links too. The roots: the entered folders, PYTHONPATH's entries and
-    the folders of the `.py` programs. A dotted word elsewhere (`--cov=pkg.mod`, `-m unittest pkg.tests.x`) names
+    the folders of the `.py` programs. A module by name is looked up under every import root the command sets: the
+    root, the entered folders and PYTHONPATH's entries (rt17 4: `PYTHONPATH=tools python3 -m runner` runs
+    tools/runner.py). A dotted word elsewhere (`--cov=pkg.mod`, `-m unittest pkg.tests.x`) names
     no runner (rt16 6): it is a module the tests import, the project's."""
     read = _read_segments(test_cmd)
     named = {w.split("::", 1)[0] for w in _COMMAND_WORD.findall(test_cmd) if not w.startswith("-")}
     named |= set(_MAKEFILES) if read.make else set()
+    modules: set[str] = set()
     for module in filter(_MODULE.fullmatch, read.modules):
         path = module.replace(".", "/")
-        named |= {f"{path}.py", f"{path}/__main__.py"}
+        modules |= {f"{path}.py", f"{path}/__main__.py", f"{path}/__init__.py"}
+    named |= modules
     folders = {d for d in map(_inside, read.entered) if d}
+    pythonpath = {d for d in map(_inside, read.pythonpath) if d}
     run = {p for p in map(_inside, read.programs) if p}
     runners: set[str] = set()
     for word in named:
-        last = word.rstrip("/").rsplit("/", 1)[-1].lower()
-        if any(fnmatch.fnmatchcase(last, m) for m in _TEST_FILES) and _inside(word) not in run:
+        if is_test_file(word.rstrip("/"), patterns) and _inside(word) not in run:
             continue
-        for path in filter(None, (_inside(f"{folder}/{word}" if folder else word) for folder in {"", *folders})):
+        where = {"", *folders, *(pythonpath if word in modules else ())}
+        for path in filter(None, (_inside(f"{folder}/{word}" if folder else word) for folder in where)):
             runners.add(path)
             real = _resolved(tree, path) if tree else None
             if real:
                 runners.add(real)
-    roots = folders | {d for d in map(_inside, read.pythonpath) if d}
+    roots = folders | pythonpath
     roots |= {p.rsplit("/", 1)[0] for p in run if p.endswith(".py") and "/" in p}
     programs = {p for w in read.programs for p in (_inside(f"{f}/{w}" if f else w) for f in {"", *folders}) if p}
     return frozenset(runners), frozenset(roots), frozenset(programs)
+
+
+# The dataset's test discovery (rt17 1): pytest's `python_files` in its configuration files (and `-o python_files=`
+# on the command), `--doctest-glob` (a text file pytest collects is a test), and unittest's discovery pattern where
+# the command runs unittest (`-p`/`--pattern`, default `test*.py`). Read from the environment's files: a patch may
+# change none of them (`PROTECTED_NAMES`, `check_config_sections`).
+_CONFIGS = {"pytest.ini": "pytest", ".pytest.ini": "pytest", "tox.ini": "pytest", "setup.cfg": "tool:pytest"}
+_CONFIG_MAX = 1 << 20  # bytes of one configuration file read
+_OPTION_VALUE = r"""\s*[= ]\s*['"]?([^'"\s;&|]+)"""
+_DOCTEST_GLOB = re.compile(r"--doctest-glob" + _OPTION_VALUE)
+_PYTHON_FILES_OPT = re.compile(r"python_files\s*=\s*['\"]?([^'\"\n;&|]+)")
+_UNITTEST_PATTERN = re.compile(r"(?:^|\s)(?:-p|--pattern)" + _OPTION_VALUE)
+UNITTEST_FILES = "test*.py"  # unittest discover's default pattern
+
+
+def _discovery_texts(test_cmd: str, tree: str, written: Iterable[str]) -> list[tuple[str, str]]:
+    """(name, text) of the command ("") and of the configuration files at the tree's root and in the folders of the
+    command's words and their parents."""
+    texts = [("", test_cmd)]
+    folders = {""}
+    for word in written:
+        parts = word.split("/")
+        folders |= {"/".join(parts[:k]) for k in range(1, len(parts) + 1)}
+    for folder in sorted(folders) if tree else ():
+        for name in (*_CONFIGS, "pyproject.toml"):
+            text = _read_config(tree, f"{folder}/{name}" if folder else name)
+            if text:
+                texts.append((name, text))
+    return texts
+
+
+def discovery_patterns(test_cmd: str, tree: str = "", written: Iterable[str] = (),
+                       texts: list[tuple[str, str]] | None = None) -> tuple[str, ...]:
+    """The names the dataset's runners collect as test modules (the comment above): the defaults (`TEST_FILES`) and
+    what the configuration files (`_discovery_texts`) say. Over-inclusive by design: a pattern counts in every
+    folder, and a configuration pytest would not pick (one of several files) counts too; a right patch refused for
+    it is a test file the dataset says it collects."""
+    found = list(TEST_FILES)
+    for name, text in texts if texts is not None else _discovery_texts(test_cmd, tree, written):
+        found += _DOCTEST_GLOB.findall(text) + (_config_python_files(name, text) if name else [])
+    found += [p for v in _PYTHON_FILES_OPT.findall(test_cmd) for p in v.split()]
+    for segment in _SEGMENT.split(test_cmd):
+        if re.search(r"(^|[\s./])unittest(\s|$)", segment):
+            found += [UNITTEST_FILES, *_UNITTEST_PATTERN.findall(segment)]
+    return tuple(dict.fromkeys(p for p in found if p and p not in ("*", "*.*")))
+
+
+def _read_config(tree: str, path: str) -> str:
+    """A configuration file's text (bounded), "" where the tree has none or it is not a regular file inside it."""
+    real = _resolved(tree, path)
+    if real is None:
+        return ""
+    try:
+        with open(os.path.join(tree, real), "rb") as fh:
+            return fh.read(_CONFIG_MAX).decode("utf-8", "replace")
+    except OSError:
+        return ""
+
+
+def _config_python_files(name: str, text: str) -> list[str]:
+    """`python_files` of one configuration file's pytest section; a file that does not parse is read line by line
+    (any `python_files =` line counts: over-inclusive)."""
+    try:
+        if name == "pyproject.toml":
+            import tomllib
+
+            tool = tomllib.loads(text).get("tool", {})
+            pytest_ = tool.get("pytest", {}) if isinstance(tool, dict) else {}
+            values = [pytest_.get("python_files"), (pytest_.get("ini_options") or {}).get("python_files")]
+            return [p for v in values for p in (v.split() if isinstance(v, str) else v if isinstance(v, list) else [])
+                    if isinstance(p, str)]
+        parser = configparser.RawConfigParser(strict=False)
+        parser.read_string(text)
+        value = parser.get(_CONFIGS[name], "python_files", fallback="")
+        return value.split()
+    except (ImportError, configparser.Error, ValueError, AttributeError):
+        return [p for v in _PYTHON_FILES_OPT.findall(text) for p in v.split()]
+
+
+def doctest_examples(text: str) -> Counter[tuple[str, str]]:
+    """The doctest examples (source, expected output) in a module's string constants, as `doctest.DocTestParser`
+    reads them: every docstring and `__test__` value doctest collects is one (over-inclusive: any string counts). A
+    text that does not parse, or a string doctest cannot read, is one example of itself, so any change to it counts."""
+    import ast
+    import doctest
+
+    from ..checks import parse_python
+
+    try:
+        strings = [n.value for n in ast.walk(parse_python(text)) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+    except (SyntaxError, ValueError, RecursionError):
+        return Counter({(text, ""): 1})
+    found: Counter[tuple[str, str]] = Counter()
+    for string in (s for s in strings if ">>>" in s):
+        try:
+            found.update((e.source, e.want) for e in doctest.DocTestParser().get_examples(string))
+        except ValueError:  # inconsistent indentation in an example
+            found[(string, "")] += 1
+    return found
+
+
+def check_doctests(patch: Patch, before: Callable[[str], "bytes | None"], after: Callable[[str], "bytes | None"]) -> None:
+    """PatchError when, under `--doctest-modules` (`CommandFiles.doctest_modules`), the patch changed or removed a
+    doctest example of an environment's module (rt17 1: a module's docstring is a test there, its expected output the
+    dataset's; the file itself is source). New examples are more tests to pass, admitted. `before`/`after`: a
+    path's bytes in the environment's and the patched tree (None: absent)."""
+    for edit in patch.files:
+        if not edit.path.endswith(".py"):
+            continue
+        old = before(edit.path)
+        if old is None:
+            continue
+        new = after(edit.path)
+        lost = doctest_examples(old.decode("utf-8", "replace")) - doctest_examples((new or b"").decode("utf-8", "replace"))
+        if lost:
+            source = next(iter(lost))[0].strip()
+            raise PatchError(f"the patch changes or removes a doctest example of {edit.path} (the test command runs "
+                             f"modules' doctests as tests: --doctest-modules): {source[:120]!r}")
+
+
+def listed_test_files(test_ids: Iterable[str]) -> tuple[str, ...]:
+    """The files of the task's listed test ids (rt17 1: a listed test is the dataset's whatever its file's name): a
+    pytest node id's path (`pkg/tests.py::test_x`, a text doctest's `README.rst::README.rst`), but not a module
+    doctest's (`pkg/util.py::pkg.util.f`: that file is source, its docstring the test). Go test names, jest and mocha
+    titles name no file (go's tests are `_test.go` files by go's own rule)."""
+    files = []
+    for test_id in test_ids:
+        path, sep, item = test_id.partition("::")
+        if not sep or not path or path.startswith("/"):
+            continue
+        if path.endswith(".py") and "." in item.split("[", 1)[0]:
+            continue
+        normal = _inside(path)
+        if normal:
+            files.append(normal)
+    return tuple(dict.fromkeys(files))
 
 
 def _inside(word: str) -> str | None:
