@@ -47,7 +47,7 @@ FINDINGS
    (`Perhaps y = 7.`, `Maybe n ≈ 7.`, `Final count = 7.`, `Guess = 7?`; an HTML tag's `<`, `>`: `Perhaps <b>7</b>.`): 24
    of 35; (b) the answer's own name set another way (`x is 7`, `x equals 7`, `x := 7`, `7 = x`, `X = 7`, `\\(x = 7\\)`,
    `x \\approx 7`) or to a chain end that is not a bare number (`x = 7 cm`, `x = 3 + 4`, `x = 7 or 8`, `x = seven`, `x =
-   7 thousand`, `x = +7`): 27 of 36. Fix: a relation is a step only where the words around it are read (a lead, no
+   7 thousand`, `x = +7`): 27 of 36 [(b) CLOSED since, but `X = 7`: extract._LINK_FOLD_RE, _states_another]. Fix: a relation is a step only where the words around it are read (a lead, no
    hedge), and the name's value is the chain's last side read and compared as the grader compares answers (anything
    else: refuse).
 6. CLOSED since (grammar._link_chain: `be` and `been` end a colon line's link only after an auxiliary or `turns
@@ -164,9 +164,17 @@ _NAMED = [
     "x = 3 + 4. So x = 6.", "x = 7 or 8. So x = 6.", "x = seven.\nThus $x = 6$.", "x = 7 thousand. So x = 6.",
     "x = 7 (approx). So x = 6.", "x = +7. So x = 6.",
 ]
-test_the_answers_name_given_another_value_any_way_is_refused = refused_test(_rows(_NAMED, (
-    "rt34 class 5b: _named_another_value reads only `<letter>[$ ]*=` and a bare number at the chain's end; fix: read "
-    "the name with any link on the folded text and compare the chain's last side as the grader compares answers")))
+# Was rt34 class 5b; closed since (extract._LINK_FOLD_RE, _states_another) but a capital's case (`X = 7`: X and x
+# may be two names in math, so it stays open).
+test_the_answers_name_given_another_value_any_way_is_refused = refused_test(_cases(
+    [r for r in _NAMED if "X = 7" not in r]))
+test_a_capitals_value_before_the_names = refused_test(_rows([r for r in _NAMED if "X = 7" in r], (
+    "rt34 class 5b, left: `X = 7` before `x = 6` (X and x may be two names: the same letter in another case is not read "
+    "as the answer's name); fix: a capital of the answer's letter states its value unless the problem names both")))
+test_the_names_other_sides_that_state_no_other_value_pay = paid_test(_cases([
+    "x is even. So x = 6.", "x = 2y. So x = 6.", "x = 3 + 3. So x = 6.", "x = 12/2. So x = 6.",
+    "Since 2x = 12, x is 6. So x = 6.", "x \\approx 6. So x = 6.", "The value of x is unknown. So x = 6.",
+]))
 
 # 6. A colon line's modal, negated or raising link above a box on a later line.
 _MODAL_COLON = [

@@ -8,7 +8,9 @@ catastrophically (no nested quantifiers).
 
 from __future__ import annotations
 
+import ast
 import re
+from fractions import Fraction
 from typing import NamedTuple, Sequence
 
 from sandbox.checks import strip_end_tokens
@@ -37,6 +39,7 @@ from .grammar import (
     marks_end,
     math_letter,
     LEXICON,
+    NUMBER_WORDS,
     problem_names,
     grounded_names,
     lead_clauses,
@@ -987,17 +990,78 @@ _CHAIN_END_RE = re.compile(r"[,;]|$")
 
 
 def _named_another_value(piece: str, name: str, value: str) -> bool:
-    """Whether a sentence before the answer's sets the answer's own name (`_SUBJECT_NAME_RE`) to a number other than
-    `value` at the end of its `=` chain (`x = 7`, `x = 3 + 4 = 7`): an earlier statement of the answer under the same
-    subject (fx29c, red team 32 class 1's `x =` subjects). A chain that ends in an expression (`x = 2y`) states no value."""
-    for m in re.finditer(r"(?<![A-Za-z\\])" + re.escape(name) + r"[\s$]*=", piece):
-        if not _stands_alone(piece[:m.start()]):  # `2x = 12`, `y + x = 7`: the left side is an expression, not the name
+    """Whether a sentence before the answer's sets the answer's own name (`_SUBJECT_NAME_RE`) to another value at the
+    end of its chain (`x = 7`, `x = 3 + 4 = 7`, `x is 7`, `\\(x := 7\\)`, `7 = x`, `x = 7 cm`): an earlier statement of
+    the answer under the same subject (fx29c, red team 32 class 1's `x =` subjects; red team 34 class 5b: its links
+    and sides read as the grader reads them, `_LINK_FOLD_RE`, `_states_another`). A side that is an expression in
+    another name (`x = 2y`) or words that are no value (`x is even`) states no value."""
+    text = _LINK_FOLD_RE.sub(" = ", _MATH_WRAP_RE.sub(" ", piece))
+    for m in re.finditer(r"(?<![A-Za-z\\])" + re.escape(name) + r"\s*=(?!=)", text):
+        if not _stands_alone(text[:m.start()]):  # `2x = 12`, `y + x = 7`: the left side is an expression, not the name
             continue
-        chain = piece[m.end(): _CHAIN_END_RE.search(piece, m.end()).start()]  # type: ignore[union-attr]
-        last = chain.split("=")[-1].strip(" \t$*.")
-        if _NUMBER_RE.fullmatch(last) and clean_answer(last) != clean_answer(value):
+        chain = text[m.end(): _CHAIN_END_RE.search(text, m.end()).start()]  # type: ignore[union-attr]
+        if _states_another(chain.split("=")[-1], value):
+            return True
+    for m in re.finditer(r"(?<![=<>!])=\s*" + re.escape(name) + r"\s*(?:[.!?。]\s*)?$", text):  # `7 = x`
+        start = max(text.rfind(",", 0, m.start()), text.rfind(";", 0, m.start())) + 1
+        if _states_another(text[start:m.start()].split("=")[-1], value):
             return True
     return False
+
+
+_MATH_WRAP_RE = re.compile(r"\\[()\[\]]|\$")
+_LINK_FOLD_RE = re.compile(r"\s*(?::=|≔|\\coloneqq|\\approx|≈)\s*|\s+(?:is\s+equal\s+to|equals|is)\s+")
+"""The links that set a name as `=` does (red team 34 class 5b: `x is 7`, `x equals 7`, `x := 7`, `x \\approx 7`)."""
+_ARITHMETIC_RE = re.compile(r"[\d\s.+\-*/()]{1,40}")
+
+
+def _states_another(side: str, value: str) -> bool:
+    """Whether `side`, the last side of a chain that sets the answer's name, is a value other than `value`: a number, a
+    number with words after it (`7 cm`, `7 thousand`, `7 or 8`), a spelled one (`seven`), or arithmetic on numbers
+    whose value is not `value` (`3 + 4`); never an expression in a name (`2y`) nor words alone (`even`)."""
+    side = side.strip(" \t*.!?。:")
+    if not side or clean_answer(side) == clean_answer(value):
+        return False
+    words = re.findall(r"[^\W\d_]+", side)
+    if not re.search(r"\d", side):
+        return any(w.lower() in NUMBER_WORDS for w in words)
+    if any(len(w) == 1 for w in words):
+        return False  # an expression in another name: `2y`, `3 + a`
+    if _ARITHMETIC_RE.fullmatch(side):  # `12/2`, `3 + 3` are 6; `3 + 4` is not
+        got, want = _arithmetic(side), _arithmetic(clean_answer(value))
+        return got is None or want is None or got != want
+    return True
+
+
+def _arithmetic(side: str) -> str | None:
+    """The value of `side`, arithmetic on numbers of at most 40 characters (`_ARITHMETIC_RE`), as `clean_answer`
+    writes a whole number or a fraction; None where it is no arithmetic Python's parser reads or divides by zero."""
+    try:
+        tree = ast.parse(side.strip(), mode="eval")
+    except SyntaxError:
+        return None
+    try:
+        got = _evaluate(tree.body)
+    except (ValueError, ZeroDivisionError):
+        return None
+    return str(got.numerator) if got.denominator == 1 else f"{got.numerator}/{got.denominator}"
+
+
+def _evaluate(node: ast.expr) -> Fraction:
+    """+, -, * and / on numbers, exactly; anything else (a power, a name, a call) is a ValueError."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
+        return Fraction(str(node.value))
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.UAdd, ast.USub)):
+        inner = _evaluate(node.operand)
+        return -inner if isinstance(node.op, ast.USub) else inner
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.Div)):
+        left, right = _evaluate(node.left), _evaluate(node.right)
+        if isinstance(node.op, ast.Add):
+            return left + right
+        if isinstance(node.op, ast.Sub):
+            return left - right
+        return left * right if isinstance(node.op, ast.Mult) else left / right
+    raise ValueError("no arithmetic on numbers")
 
 
 def _stands_alone(before: str) -> bool:

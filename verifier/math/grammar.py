@@ -5056,6 +5056,7 @@ _CLAUSE_COPULAS = frozenset("is are was were be been being as equal equals to".s
 """The words that say what a clause's object is (`that is`, `which was`, `can be written as`): a number or math right
 after one states a value beside the answer's (red team 9 class 2: `The number of apples that is 6000 is \\boxed{6}`)."""
 _CLAUSE_NUMBER_WORDS = frozenset("zero one two three four five six seven eight nine ten hundred thousand million".split())
+NUMBER_WORDS = _CLAUSE_NUMBER_WORDS  # spelled values (`x = seven`: extract._states_another)
 
 
 _APPOSITION_HEADS = OBJECT_WORDS[0].words | OBJECT_WORDS[1].words | frozenset(
