@@ -1,12 +1,12 @@
-"""Red team of issue 29's answer reading, thirty-fifth pass (rt35): fx29e (a separator's two readings only in a text known
-to write one convention: `extract._decimal_point_text`, `_point_script_letters`, `_english_words`,
+"""Red team of issue 29's answer reading, thirty-fifth pass (rt35): fx29e (a separator's two readings only in a text
+known to write one convention: `extract._decimal_point_text`, `_point_script_letters`, `_english_words`,
 `ENGLISH_FUNCTION_WORDS`, `_DECIMAL_OPERAND_RE`), fx29d (`grammar._problem_words`, `_name_place`, `_opening_subject`,
 `_in_label`, `_headed`, `STEP_WORDS`, `_step_lead`) and the main changes after them (`extract._stands_alone`,
 `_LINK_FOLD_RE`, `_states_another`, `_arithmetic`; `grammar._link_chain`), through the real grader (`grade_math`) in
-both profiles, on main (3796648). About 1,300 generated candidates; each was also run against the parents (fx29e's
+both profiles, on main (3796648). About 2,100 generated candidates; each was also run against the parents (fx29e's
 a788dc8, fx29d's aa3e115, 3796648's da043de: their `verifier/` trees). Each xfail row below paid a wrong answer in at
-least one profile. Known open rows not repeated as classes: `Hypothetically, Sam and Tom have` (class 7 counts its
-variants), red team 34's `X = 7`.
+least one profile (a cost's xfail row: a right answer refused). Known open rows not repeated as classes:
+`Hypothetically, Sam and Tom have` (class 7 counts its variants), red team 34's `X = 7`.
 
 FINDINGS
 1. NOT CLOSED (both profiles; fx29e). A decimal-comma language's own words are on `ENGLISH_FUNCTION_WORDS`' proof list,
@@ -45,8 +45,8 @@ FINDINGS
    (`{x}`, `\\mathit{x}`, `\\textit{x}`, `(x)`): 4 of 10; (e) only the chain's last side is read (`x = 7 = 6`, `x = 7
    and y = 6`, `x, y = 7, 6`, `(x, y) = (7, 1)`): 6 of 12. (f) the name after a marker or markup (`a) x = 7`, `(1) x =
    7`, `\\text{so } x = 7`, `=> x = 7`: `_stands_alone`, 415442e): 5 of 26. Fix: read every side of the name's chain
-   and every relation the grammar knows (`_RELATION_RE` and more), and the side as the grader parses an answer (math-verify's value,
-   not a regex of digits and letters): anything it cannot read as the answer's value refuses.
+   and every relation the grammar knows (`_RELATION_RE` and more), and the side as the grader parses an answer
+   (math-verify's value, not a regex of digits and letters): anything it cannot read as the answer's value refuses.
 6. NOT CLOSED (both profiles; `grammar._link_chain`, e8cebc9). A colon line's link is read by its last words only:
    `been` after any `have` and an adverb before the link pass, so modal perfects and negations above a box pay
    (`The answer could have been:`, `would have been:`, `should have been:`, `could not have been:`, `won't have been:`,
@@ -96,13 +96,15 @@ GSM8K-style steps (labels, units, no function word) with a thousands comma are o
 way (`x = \\frac{12}{2}`, `x = 2 \\cdot 3`, `x = 3!`, `x = \\sqrt{36}`, `x = 6 cm`, `x = six`, `x = 18 ÷ 3`): 25 of 45
 rewrites paid on its parent are refused now (9 it refused now pay: `x = 6.0`, `x = 12/2`). (c) old (fx29d's parent
 too): step leads `STEP_WORDS` does not list (`Now we solve for k:`, `Combining like terms:`, `Plugging in:`,
-`Subtracting 4 from both sides:`): 6 of 21 leads (`Dividing both sides by 2:` holds a number by design,
-`Solving for \\(x\\), we get:` is red team 34's cost d). (d) new with 3796648: a trial, case or condition that sets x
-(`Trying x = 5 gives 10.`, `Plugging in x = 2 gives 4.`, `The case x = 0 gives nothing.`, `Let x = 2 for the first
-case.`) is read as the name set to another value before `So x = 6.`: 13 of 18 trial sentences refused, 7 of them paid on
-3796648's parent. (e) 415442e's `_stands_alone`: a product sign or a LaTeX space before x
-(`3 \\cdot x = 18.`, `2 \\, x = 12.`) ends the left side, so `So x = 6.` after it is refused: 4 of 19 linear forms
-(`2 x = 12`, `0.5x = 3`, `\\frac{x}{2} = 3` pay).
+`Subtracting 4 from both sides:`): 6 of 21 leads (`Dividing both sides by 2:` holds a number by design, `Solving for
+\\(x\\), we get:` is red team 34's cost d). (d) new with 3796648: a trial, case or condition that sets x (`Trying x = 5
+gives 10.`, `Plugging in x = 2 gives 4.`, `The case x = 0 gives nothing.`, `Let x = 2 for the first case.`) is read as
+the name set to another value before `So x = 6.`: 13 of 18 trial sentences refused, 7 of them paid on 3796648's parent.
+(e) 415442e's `_stands_alone`: a product sign or a LaTeX space before x (`3 \\cdot x = 18.`, `2 \\, x = 12.`) ends the
+left side, so `So x = 6.` after it is refused: 4 of 19 linear forms (`2 x = 12`, `0.5x = 3`, `\\frac{x}{2} = 3` pay).
+The peer outputs as written (tests/data/peer_outputs/*.jsonl, 850 graded rows): no verdict changes from 3796648's
+parent; 2 from fx29d's and fx29e's parents, both `no_answer` to `correct` (omni_math_judge lines 9 and 95: the first is
+disagreements.jsonl's `\\dfrac{499752}{499753}`, label believed wrong; the second labelled right).
 """
 
 from __future__ import annotations
