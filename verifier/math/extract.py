@@ -1010,31 +1010,51 @@ def _named_another_value(piece: str, name: str, value: str) -> bool:
 
 
 _MATH_WRAP_RE = re.compile(r"\\[()\[\]]|\$")
-_LINK_FOLD_RE = re.compile(r"\s*(?::=|≔|\\coloneqq|\\approx|≈)\s*|\s+(?:is\s+equal\s+to|equals|is)\s+")
+_LINK_FOLD_RE = re.compile(r"\s*(?::=|≔|==|\\coloneqq|\\approx|≈)\s*|\s+(?:is\s+equal\s+to|equals|is)\s+")
 """The links that set a name as `=` does (red team 34 class 5b: `x is 7`, `x equals 7`, `x := 7`, `x \\approx 7`)."""
-_ARITHMETIC_RE = re.compile(r"[\d\s.+\-*/()]{1,40}")
+_ARITHMETIC_RE = re.compile(r"[\d\s.+\-*/()]{1,80}")
 
 
 def _states_another(side: str, value: str) -> bool:
-    """Whether `side`, the last side of a chain that sets the answer's name, is a value other than `value`: a number, a
-    number with words after it (`7 cm`, `7 thousand`, `7 or 8`), a spelled one (`seven`), or arithmetic on numbers
-    whose value is not `value` (`3 + 4`); never an expression in a name (`2y`) nor words alone (`even`)."""
-    side = side.strip(" \t*.!?。:")
+    """Whether `side`, the last side of a chain that sets the answer's name, is a value other than `value`: a number
+    with its unit read as the grammar reads an answer (`read_stated`: `7 cm`; `6 cm` is the value), a value with words
+    it refuses and no verb (`7 thousand`), a spelled one (`seven`; `six` is the value), arithmetic on numbers whose
+    exact value is not `value` (`3 + 4`, `\\frac{14}{2}`; `12/2`, `2 \\cdot 3` are 6), or any other math, which is
+    not proved the value (`\\sqrt{49}`, `7 or 8`). Never an expression in another name (`2y`), words alone (`even`)
+    nor a clause with a verb (`5 gives 10`: a trial, red team 35's cost (d))."""
+    side = side.strip(" \t*.?。:")  # a `!` is a factorial's (`3!`) where a statement's end has not split it off
     if not side or clean_answer(side) == clean_answer(value):
         return False
-    words = re.findall(r"[^\W\d_]+", side)
+    words = re.findall(r"[^\W\d_]+", re.sub(r"\\[A-Za-z]+", " ", side))  # prose words, LaTeX's commands aside
     if not re.search(r"\d", side):
-        return any(w.lower() in NUMBER_WORDS for w in words)
+        low = [w.lower() for w in words]
+        if len(low) == 1 and low[0] in _SPELLED:
+            return str(_SPELLED[low[0]]) != _arithmetic(clean_answer(value))
+        return any(w in NUMBER_WORDS for w in low)
     if any(len(w) == 1 for w in words):
         return False  # an expression in another name: `2y`, `3 + a`
-    if _ARITHMETIC_RE.fullmatch(side):  # `12/2`, `3 + 3` are 6; `3 + 4` is not
-        got, want = _arithmetic(side), _arithmetic(clean_answer(value))
+    plain = _LATEX_ARITHMETIC_RE.sub(lambda m: _LATEX_ARITHMETIC[m.group(1)] if m.group(1) else f"(({m.group(2)})/({m.group(3)}))",
+                                     side)
+    if _ARITHMETIC_RE.fullmatch(plain):  # `12/2`, `3 + 3`, `\\frac{12}{2}`, `2 \\cdot 3` are 6; `3 + 4` is not
+        got, want = _arithmetic(plain), _arithmetic(clean_answer(value))
         return got is None or want is None or got != want
-    return True
+    reading = read_stated(side, prose=True)
+    if reading.kind == "number":
+        return clean_answer(reading.text) != clean_answer(value)
+    if reading.kind == "refused":
+        return not has_verb(side)
+    return reading.kind == "math"  # other math (`\\sqrt{49}`, `3!`, `[7]`) is not proved the value: it states another
+
+
+_LATEX_ARITHMETIC = {"\\cdot": "*", "\\times": "*", "×": "*", "·": "*", "\\div": "/", "÷": "/"}
+_LATEX_ARITHMETIC_RE = re.compile(r"(\\cdot|\\times|×|·|\\div|÷)|\\[dt]?frac\{(\d{1,18})\}\{(\d{1,18})\}")
+
+
+_SPELLED = {w: k for k, w in enumerate("zero one two three four five six seven eight nine ten".split())}
 
 
 def _arithmetic(side: str) -> str | None:
-    """The value of `side`, arithmetic on numbers of at most 40 characters (`_ARITHMETIC_RE`), as `clean_answer`
+    """The value of `side`, arithmetic on numbers of at most 80 characters (`_ARITHMETIC_RE`), as `clean_answer`
     writes a whole number or a fraction; None where it is no arithmetic Python's parser reads or divides by zero."""
     try:
         tree = ast.parse(side.strip(), mode="eval")
