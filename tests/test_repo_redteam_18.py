@@ -6,7 +6,7 @@ where a hole pays, the patched tree with the product's decoys planted is then ru
 the code under test is not hostile here) with the product's PYTEST_ADDOPTS, its report read by `parse_pytest` and
 resolved by `resolve` as `_verdict` does (`_host_grade`).
 
-FINDINGS (17 strict xfails in 5 classes; A, B and C pay a WRONG patch 1.0 through the host-side grade, the runner NOT
+FINDINGS (18 strict xfails in 5 classes; A, B and C pay a WRONG patch 1.0 through the host-side grade, the runner NOT
 fooled at all: the test that runs is the dataset's id, its code or expected value the patch's):
 A. A listed test's body lives in a source module (RED-TEAM class 1/4; not rt17 2's helper, the test itself): a test
    module imports its tests (`from pkg.conformance import test_add_small`) or inherits them (`class TestAdd(AddChecks)`)
@@ -23,7 +23,9 @@ B. `check_doctests` compares the module's examples as ONE multiset of (source, w
    docstring's example sequence (class 1: a near miss the reading does not see): an example inserted before a kept one
    pre-empts its value (`>>> r = 3` between `>>> r = total([1, 2])` and `>>> r`), or rebinds the function under test
    (`>>> total = lambda xs: 3`); an example moved out of the listed docstring into another string (a module constant)
-   is still "present" while the listed doctest no longer runs it (3: each host grade `accepted`). Fix idea: each
+   is still "present" while the listed doctest no longer runs it; and a docstring made at import from a template (pandas'
+   `@doc`/`Substitution`: `total.__doc__ = _DOC.format(want=3)`), where the only string constant is the template and
+   the expected value is the code's argument (4: each host grade `accepted`). Fix idea: each
    docstring's examples (by its doctest name) must be the environment's sequence exactly, new examples only after the
    last one (or only in docstrings that had none).
 C. Modules' doctests run by a route `CommandFiles.doctest_modules` does not read (class 1): a listed test that runs
@@ -51,8 +53,9 @@ E. A RIGHT patch refused (class 6 of rt17, new rows): a discovery pattern applie
 HELD (passing, each attack's condition asserted): under --doctest-modules a `# doctest: +SKIP` or `+ELLIPSIS` directive
 added to a kept example, and its expected output widened to `...`, are refused; a listed id with parameters holding
 `::`, `.` or `/`, a class, `./` or `a/../` protects its file; `python_files` with several lines or `:` as delimiter,
-`[tool.pytest]` native lists, `-o python_files=` and `--override-ini` on the command and in PYTEST_ADDOPTS are read; a
-pyproject that does not parse is read line by line; doctest_examples is linear (measured by hand: 96 KB of `>>>` lines
+`[tool.pytest]` native lists, `-o python_files=` and `--override-ini` on the command and in PYTEST_ADDOPTS, a
+configuration in the folder the command names or `cd`s into are read; a pyproject that does not parse is read line by
+line; 30,000 fuzzed docstrings (prompts, directives, bad options, control bytes) raise nothing out of doctest_examples; doctest_examples is linear (measured by hand: 96 KB of `>>>` lines
 0.16 s, 1 MiB of continuation lines well under a second; no timed assertion here).
 """
 from __future__ import annotations
@@ -208,30 +211,43 @@ _REORDERED = {  # name: the module as the patch leaves it (every (source, want) 
 }
 
 
-def _util_tree(root: Path, extra: dict[str, str] | None = None) -> Path:
-    return _files(root, {"pkg/__init__.py": "\n", "pkg/mod.py": _ADD, "pkg/util.py": _UTIL, **(extra or {})})
+# The docstring doctest reads is made at import (pandas' `@doc`/`Substitution`, numpy's `add_newdoc`): its template is
+# the only string constant, the expected value an argument of the code's
+_UTIL_MADE = ('"""Totals."""\nfrom pkg.mod import add\n\n_DOC = """The sum of xs.\n\n    >>> total([1, 2])\n    {want}\n'
+              '    """\n\n\ndef total(xs):\n    s = 0\n    for x in xs:\n        s = add(s, x)\n    return s\n\n\n'
+              "total.__doc__ = _DOC.format(want=3)\n")
+_FORGERIES = {**{name: (_UTIL, text) for name, text in _REORDERED.items()},  # name: (the environment's, the patch's)
+              "docstring-made-at-import": (_UTIL_MADE, _UTIL_MADE.replace("want=3", "want=0"))}
 
 
-def test_the_listed_doctest_grades_its_gold_and_wrong_patch(tmp_path: Path) -> None:
+def _util_tree(root: Path, extra: dict[str, str] | None = None, util: str = _UTIL) -> Path:
+    return _files(root, {"pkg/__init__.py": "\n", "pkg/mod.py": _ADD, "pkg/util.py": util, **(extra or {})})
+
+
+@pytest.mark.parametrize("util", [_UTIL, _UTIL_MADE], ids=["docstring", "made-at-import"])
+def test_the_listed_doctest_grades_its_gold_and_wrong_patch(util: str, tmp_path: Path) -> None:
     """Condition of B: under --doctest-modules the listed module doctest is gradable (gold accepted, the wrong add
-    alone not), and each reordering keeps every (source, want) pair `doctest_examples` reads."""
+    alone not), and each forgery keeps every (source, want) pair `doctest_examples` reads."""
     from sandbox.repo.patch import doctest_examples
 
-    tree = _util_tree(tmp_path / "env")
+    tree = _util_tree(tmp_path / "env", util=util)
     assert _host_grade(tree, _GOLD, _DOCTEST_CMD, (_DOCTEST_ID,)) == "accepted"
     assert "FAIL_TO_PASS failing" in _host_grade(tree, _WRONG_ADD, _DOCTEST_CMD, (_DOCTEST_ID,))
-    for text in _REORDERED.values():
-        assert not doctest_examples(_UTIL) - doctest_examples(text)
+    for env, text in _FORGERIES.values():
+        assert not doctest_examples(env) - doctest_examples(text)
 
 
 @pytest.mark.xfail(strict=True, reason="rt18 class B, check_doctests compares a module's examples as one multiset, not "
                    "each docstring's sequence: an example inserted before a kept one, or one moved out of the listed "
-                   "docstring, passes the listed doctest with wrong code; fix: each docstring's examples in order")
-@pytest.mark.parametrize("name", list(_REORDERED))
+                   "docstring, or a docstring made at import from a template, passes the listed doctest with wrong code; fix: "
+                   "each docstring's examples in order, and the docstrings compared as doctest finds them")
+@pytest.mark.parametrize("name", list(_FORGERIES))
 def test_a_reordered_doctest_is_not_paid(name: str, tmp_path: Path) -> None:
-    """Near miss: the wrong add plus the listed docstring's examples reordered, none changed or removed."""
-    tree = _util_tree(tmp_path / "env")
-    forged = _WRONG_ADD + _diff("pkg/util.py", _UTIL, _REORDERED[name])
+    """Near miss: the wrong add plus the listed docstring's examples reordered, none changed or removed, or the value
+    its template is formatted with changed."""
+    env, text = _FORGERIES[name]
+    tree = _util_tree(tmp_path / "env", util=env)
+    forged = _WRONG_ADD + _diff("pkg/util.py", env, text)
     assert _host_grade(tree, forged, _DOCTEST_CMD, (_DOCTEST_ID,)) != "accepted"
 
 
@@ -346,6 +362,10 @@ _READ = {  # held: spellings discovery_patterns reads (name: files, test command
     "pytest-addopts-in-command": ({}, f"PYTEST_ADDOPTS='-o python_files=check_*.py' {_PYTEST} pkg"),
     "pyproject-that-does-not-parse": ({"pyproject.toml": "[tool.pytest.ini_options]\npython_files = check_*.py\n"},
                                       f"{_PYTEST} pkg"),
+    "config-in-the-named-subfolder": ({"pkg/sub/__init__.py": "\n", "pkg/sub/pytest.ini": "[pytest]\npython_files = "
+                                       "check_*.py\n"}, f"{_PYTEST} pkg/sub"),
+    "config-in-a-cd-target": ({"pkg/sub/__init__.py": "\n", "pkg/sub/setup.cfg": "[tool:pytest]\npython_files = "
+                               "check_*.py\n"}, f"cd pkg/sub && {_PYTEST} ."),
 }
 
 
@@ -353,9 +373,10 @@ _READ = {  # held: spellings discovery_patterns reads (name: files, test command
 def test_discovery_spelled_another_read_way_is_refused(name: str, tmp_path: Path) -> None:
     """Held: each spelling's `check_*.py` is a test module; the right patch beside it admitted."""
     files, cmd = _READ[name]
-    tree = _tree(tmp_path, {**files, "pkg/check_api.py": _CHECK})
+    check = "pkg/sub/check_api.py" if "pkg/sub/__init__.py" in files else "pkg/check_api.py"
+    tree = _tree(tmp_path, {**files, check: _CHECK})
     assert _refusal(tree, _FIX, cmd) == ""
-    forged = _WRONG + _edit("pkg/check_api.py", "X = 1", "X = 3").replace("@@ -1 +1 @@", "@@ -3 +3 @@")
+    forged = _WRONG + _edit(check, "X = 1", "X = 3").replace("@@ -1 +1 @@", "@@ -3 +3 @@")
     assert "test runner's discovery" in _refusal(tree, forged, cmd)
 
 
