@@ -6,16 +6,18 @@ where a hole pays, the patched tree with the product's decoys planted is then ru
 the code under test is not hostile here) with the product's PYTEST_ADDOPTS, its report read by `parse_pytest` and
 resolved by `resolve` as `_verdict` does (`_host_grade`).
 
-FINDINGS (18 strict xfails in 5 classes; A, B and C pay a WRONG patch 1.0 through the host-side grade, the runner NOT
+FINDINGS (21 strict xfails in 5 classes; A, B and C pay a WRONG patch 1.0 through the host-side grade, the runner NOT
 fooled at all: the test that runs is the dataset's id, its code or expected value the patch's):
 A. A listed test's body lives in a source module (RED-TEAM class 1/4; not rt17 2's helper, the test itself): a test
    module imports its tests (`from pkg.conformance import test_add_small`) or inherits them (`class TestAdd(AddChecks)`)
    from a module that is source by every rule (its id's file is protected, not the file its code is in), or takes its
-   expected values from a source module's table (`@pytest.mark.parametrize('case', CASES)`, ids `case0`). The patch
-   rewrites the test's assertion or expected value; no decoy is made of such a test (`_pytest_copy` finds no `def` in
-   the id's file; a parametrized id gets none), so nothing detects it (3: host grade `accepted`, the wrong patch alone
-   wrong_answer). Real shapes: conformance suites
-   and test base classes shipped in a package (`pkg/_testing/`, `utils/_testing.py`, a plugin API's `contract.py`).
+   expected values from a source module's table (`@pytest.mark.parametrize('case', CASES)`, ids `case0`) or fixture
+   (imported, or a conftest's `pytest_plugins` module). The patch rewrites the test's assertion or expected value; no
+   decoy is made of such a test (`_pytest_copy` finds no `def` in the id's file; a parametrized id gets none), so
+   nothing detects it (4: each host grade `accepted`, the gold too, the wrong patch alone wrong_answer). Overlaps
+   rt17 class 2 (test-support modules are source, open), but it is the listed test's own code or expected value,
+   not an assertion helper, so no probe decoy can apply. Real shapes: conformance suites and test base classes
+   shipped in a package (`pkg/_testing/`, `utils/_testing.py`, a plugin API's `contract.py`).
    Fix idea: protect the file each listed test's code is defined in (read at env build from the gold run: the item's
    `function.__code__.co_filename`, stored with the environment), or refuse a task whose listed test is not a `def`
    of its id's own file.
@@ -23,24 +25,24 @@ B. `check_doctests` compares the module's examples as ONE multiset of (source, w
    docstring's example sequence (class 1: a near miss the reading does not see): an example inserted before a kept one
    pre-empts its value (`>>> r = 3` between `>>> r = total([1, 2])` and `>>> r`), or rebinds the function under test
    (`>>> total = lambda xs: 3`); an example moved out of the listed docstring into another string (a module constant)
-   is still "present" while the listed doctest no longer runs it; and a docstring made at import from a template (pandas'
-   `@doc`/`Substitution`: `total.__doc__ = _DOC.format(want=3)`), where the only string constant is the template and
-   the expected value is the code's argument (4: each host grade `accepted`). Fix idea: each
-   docstring's examples (by its doctest name) must be the environment's sequence exactly, new examples only after the
-   last one (or only in docstrings that had none).
+   is still "present" while the listed doctest no longer runs it; and a docstring made at import from a template
+   (pandas' `@doc`/`Substitution`: `total.__doc__ = _DOC.format(want=3)`), where the only string constant is the
+   template and the expected value is the code's argument (4: each host grade `accepted`). Fix idea: each docstring's examples (by
+   its doctest name, as doctest finds it at import) must be the environment's sequence exactly, new examples only after
+   the last one (or only in docstrings that had none).
 C. Modules' doctests run by a route `CommandFiles.doctest_modules` does not read (class 1): a listed test that runs
    them (`doctest.testmod(pkg.util)`, `DocTestSuite` in a test module: real projects' test_docs.py), a configuration
    file pytest is pointed at by `-c`/`--config-file` whose addopts say `--doctest-modules` (`_discovery_texts` reads
-   fixed names only), and xdoctest's `--xdoctest` (3; the first two host-graded `accepted`). Fix idea: run
-   `check_doctests` for every Python task (a right patch that must change an example is rare, a false negative), or
-   read the configuration pytest would read (`-c`, `--config-file`, `--rootdir`) with the command.
+   fixed names only), and xdoctest's `--xdoctest` (3; the first two host-graded `accepted`). Fix idea: read the
+   configuration pytest would read (`-c`, `--config-file`) with the command, and run `check_doctests` for every Python
+   task (a right patch must then keep every example, E's cost) or for the modules a listed test's file imports.
 D. Test discovery spelled where `discovery_patterns` does not read it (class 1; reward as rt17 1's: where the module's
    tests are not listed, the listed ones' files being protected by id): `addopts = -o python_files=...` in the
    configuration (the `-o` reading is the command's only), `-c ci/checks.ini` with its own `python_files`, pytest >= 9's
-   `pytest.toml` (refused to the patch by SPECIAL_NAMES, never read for patterns), and `-munittest` (no space: no
-   unittest segment, so no `test*.py`) (4; each collected by the host's pytest / unittest, asserted). Fix idea: read
-   the configuration as pytest does (its `-c`/`--config-file`, `pytest.toml`, addopts' `-o`/`--override-ini`), or the
-   gold run's collected modules stored at env build.
+   `pytest.toml` (refused to the patch by SPECIAL_NAMES, never read for patterns), `-munittest` (no space: no
+   unittest segment, so no `test*.py`), and `--pyargs pkg.checks` (a dotted word, read as no file) (5; each collected
+   by the host's pytest / unittest, asserted). Fix idea: read the configuration as pytest does (its `-c`/
+   `--config-file`, `pytest.toml`, addopts' `-o`/`--override-ini`), or the gold run's collected modules stored at env build.
 E. A RIGHT patch refused (class 6 of rt17, new rows): a discovery pattern applied in every folder, not the runner's
    (`testpaths = tests` with `python_files = *.py`, pytest's own documented recipe and real configurations: every
    source file of the repository is "test code", so every gold patch is refused); unittest's `-p '*.py'` likewise;
@@ -48,15 +50,18 @@ E. A RIGHT patch refused (class 6 of rt17, new rows): a discovery pattern applie
    (3). Fix idea: a pattern counts under the folders the runner collects from (`testpaths`, the command's paths,
    unittest's `-s`), or the gold run's collected modules. And under --doctest-modules a fix that changes the output
    its own module's docstring documents must change that example (else its PASS_TO_PASS doctest fails), which
-   `check_doctests` refuses: no right patch can score (1). Fix idea: the gold patch's examples, stored at env build,
-   admitted as the dataset's.
+   `check_doctests` refuses: no right patch can score; and it refuses the change or removal of ANY example of an edited
+   module, listed or not (a deprecated function removed with its doctest) (2). Fix idea: compare only the listed
+   module doctests' docstrings, each as doctest finds it (which closes B too); the gold patch's examples, stored at
+   env build, admitted as the dataset's.
 HELD (passing, each attack's condition asserted): under --doctest-modules a `# doctest: +SKIP` or `+ELLIPSIS` directive
 added to a kept example, and its expected output widened to `...`, are refused; a listed id with parameters holding
 `::`, `.` or `/`, a class, `./` or `a/../` protects its file; `python_files` with several lines or `:` as delimiter,
 `[tool.pytest]` native lists, `-o python_files=` and `--override-ini` on the command and in PYTEST_ADDOPTS, a
 configuration in the folder the command names or `cd`s into are read; a pyproject that does not parse is read line by
-line; 30,000 fuzzed docstrings (prompts, directives, bad options, control bytes) raise nothing out of doctest_examples; doctest_examples is linear (measured by hand: 96 KB of `>>>` lines
-0.16 s, 1 MiB of continuation lines well under a second; no timed assertion here).
+line; `pytest pkg/checks.py` makes the named test module the command's; 30,000 fuzzed docstrings (prompts,
+directives, bad options, control bytes) raise nothing out of doctest_examples, which is linear (measured by hand, not
+asserted: 96 KB of `>>>` lines 0.16 s, 64 KB of continuation lines 0.008 s, 96 KB of want lines 0.02 s).
 """
 from __future__ import annotations
 
@@ -149,21 +154,25 @@ def _collected(tree: Path, cmd: str) -> str:
 
 # ----------------------------------------------------------------- A. a listed test's body in a source module
 _SUITE = ('"""Checks any adder must pass: the project\'s tests and its plugins\' import them."""\n'
-          "from pkg.mod import add\n\n\ndef test_add_small():\n    assert add(1, 2) == 3\n\n\n"
+          "import pytest\n\nfrom pkg.mod import add\n\n\ndef test_add_small():\n    assert add(1, 2) == 3\n\n\n"
           "class AddChecks:\n    def test_add_zero(self):\n        assert add(0, 5) == 5\n\n\n"
-          "CASES = [{'args': (1, 2), 'want': 3}]\n")
+          "CASES = [{'args': (1, 2), 'want': 3}]\n\n\n@pytest.fixture\ndef small_sum():\n    return 3\n")
 _SOURCE_BODY = {  # name: (the test module, the listed FAIL_TO_PASS id)
     "imported-function": ("from pkg.conformance import test_add_small  # noqa: F401\n",
                           "tests/test_mod.py::test_add_small"),
     "inherited-method": ("from pkg.conformance import AddChecks\n\n\nclass TestAdd(AddChecks):\n    pass\n",
-                         "tests/test_mod.py::TestAdd::test_add_zero"),    # the test is the dataset's, its expected values a source module's table (parametrized ids `case0` name no value)
+                         "tests/test_mod.py::TestAdd::test_add_zero"),
+    # the test is the dataset's, its expected values a source module's table (parametrized ids `case0` name no value)
     "expected-values-imported": ("import pytest\n\nfrom pkg.conformance import CASES\nfrom pkg.mod import add\n\n\n"
                                  "@pytest.mark.parametrize('case', CASES)\ndef test_add(case):\n"
                                  "    assert add(*case['args']) == case['want']\n", "tests/test_mod.py::test_add[case0]"),
+    # its expected value a fixture of a source module (imported, or a `pytest_plugins` module of the conftest)
+    "expected-value-fixture": ("from pkg.conformance import small_sum  # noqa: F401\nfrom pkg.mod import add\n\n\n"
+                               "def test_add(small_sum):\n    assert add(1, 2) == small_sum\n", "tests/test_mod.py::test_add"),
 }
 _SUITE_FORGED = _diff("pkg/conformance.py", _SUITE,
                       _SUITE.replace("add(1, 2) == 3", "add(1, 2) == 2").replace("add(0, 5) == 5", "add(0, 5) == 0")
-                      .replace("'want': 3", "'want': 2"))
+                      .replace("'want': 3", "'want': 2").replace("    return 3\n", "    return 2\n"))
 
 
 def _suite_tree(root: Path, name: str) -> Path:
@@ -320,6 +329,7 @@ _UNREAD = {  # name: (files, test command, the test module pytest or unittest co
                       f"{_PYTEST} -c ci/checks.ini --rootdir=. pkg", "pkg/check_api.py"),
     "pytest-toml": ({"pytest.toml": '[pytest]\npython_files = ["check_*.py"]\n'}, f"{_PYTEST} pkg", "pkg/check_api.py"),
     "munittest-no-space": ({}, "python3 -munittest discover -s pkg -t . -v", "pkg/testutils.py"),
+    "pyargs-dotted-module": ({}, f"{_PYTEST} --pyargs pkg.checks", "pkg/checks.py"),
 }
 _CHECK = "import unittest\n\nX = 1\n\n\nclass T(unittest.TestCase):\n    def test_x(self):\n        assert X == 1\n"
 
@@ -344,7 +354,7 @@ def test_the_runner_collects_the_unread_test_module(name: str, tmp_path: Path) -
 
 
 @pytest.mark.xfail(strict=True, reason="rt18 class D, discovery spelled where discovery_patterns does not read it "
-                   "(addopts' -o python_files, a -c configuration, pytest.toml, -munittest): the test module is source; "
+                   "(addopts' -o python_files, a -c configuration, pytest.toml, -munittest, --pyargs): the test module is source; "
                    "fix: read the configuration as pytest does, or the gold run's collected modules")
 @pytest.mark.parametrize("name", list(_UNREAD))
 def test_a_test_module_by_unread_discovery_is_refused(name: str, tmp_path: Path) -> None:
@@ -367,6 +377,15 @@ _READ = {  # held: spellings discovery_patterns reads (name: files, test command
     "config-in-a-cd-target": ({"pkg/sub/__init__.py": "\n", "pkg/sub/setup.cfg": "[tool:pytest]\npython_files = "
                                "check_*.py\n"}, f"cd pkg/sub && {_PYTEST} ."),
 }
+
+
+def test_a_test_module_the_command_names_by_path_is_refused(tmp_path: Path) -> None:
+    """Held (the path form of D's --pyargs row): `pytest pkg/checks.py` collects it whatever its name; the command's
+    word makes it the command's file."""
+    tree = _tree(tmp_path, {"pkg/checks.py": _CHECK})
+    forged = _WRONG + _edit("pkg/checks.py", "X = 1", "X = 3").replace("@@ -1 +1 @@", "@@ -3 +3 @@")
+    assert "pkg/checks.py::T::test_x" in _collected(tree, f"{_PYTEST} pkg/checks.py")
+    assert "test command" in _refusal(tree, forged, f"{_PYTEST} pkg/checks.py")
 
 
 @pytest.mark.parametrize("name", list(_READ))
@@ -454,3 +473,18 @@ def test_a_gold_that_updates_its_own_doctest_is_accepted(tmp_path: Path) -> None
     """Rewrite: the gold (code and its docstring's expected output), host-graded."""
     assert _host_grade(_show_tree(tmp_path / "env"), _SHOW_GOLD, f"{_PYTEST} --doctest-modules pkg tests",
                        *_SHOW_IDS) == "accepted"
+
+
+_OLD_API = ('"""Totals."""\n\n\ndef old_total(xs):\n    """Deprecated: use sum.\n\n    >>> old_total([1, 2])\n    3\n'
+            '    """\n    return sum(xs)\n\n\ndef total(xs):\n    return sum(xs) - 1\n')
+_REMOVED = _diff("pkg/util.py", _OLD_API, _OLD_API.split("\n\n\ndef old_total")[0] + "\n\n\ndef total(xs):\n    return sum(xs)\n")
+
+
+@pytest.mark.xfail(strict=True, reason="rt18 class E, a RIGHT patch refused: check_doctests refuses the removal or change "
+                   "of ANY example of an edited module, listed or not (a deprecated function removed with its doctest); "
+                   "fix: compare the listed module doctests' docstrings only, each as doctest finds it")
+def test_a_right_patch_removing_an_unlisted_doctest_is_admitted(tmp_path: Path) -> None:
+    """Rewrite: the fix to total plus old_total removed with its docstring; the task lists no doctest of old_total."""
+    tree = _files(tmp_path / "env", {"pkg/__init__.py": "\n", "pkg/util.py": _OLD_API})
+    cmd = f"{_PYTEST} --doctest-modules pkg tests"
+    assert _refusal_applied(tree, _REMOVED, cmd) == "", _refusal_applied(tree, _REMOVED, cmd)
