@@ -27,8 +27,8 @@ B. `check_doctests` compares the module's examples as ONE multiset of (source, w
    (`>>> total = lambda xs: 3`); an example moved out of the listed docstring into another string (a module constant)
    is still "present" while the listed doctest no longer runs it; and a docstring made at import from a template
    (pandas' `@doc`/`Substitution`: `total.__doc__ = _DOC.format(want=3)`), where the only string constant is the
-   template and the expected value is the code's argument (4: each host grade `accepted`). Fix idea: each docstring's examples (by
-   its doctest name, as doctest finds it at import) must be the environment's sequence exactly, new examples only after
+   template and the expected value is the code's argument (4: each host grade `accepted`). Fix idea: each
+   docstring's examples (by its doctest name, as doctest finds it at import) must be the environment's sequence exactly, new examples only after
    the last one (or only in docstrings that had none).
 C. Modules' doctests run by a route `CommandFiles.doctest_modules` does not read (class 1): a listed test that runs
    them (`doctest.testmod(pkg.util)`, `DocTestSuite` in a test module: real projects' test_docs.py), a configuration
@@ -42,7 +42,8 @@ D. Test discovery spelled where `discovery_patterns` does not read it (class 1; 
    `pytest.toml` (refused to the patch by SPECIAL_NAMES, never read for patterns), `-munittest` (no space: no
    unittest segment, so no `test*.py`), and `--pyargs pkg.checks` (a dotted word, read as no file) (5; each collected
    by the host's pytest / unittest, asserted). Fix idea: read the configuration as pytest does (its `-c`/
-   `--config-file`, `pytest.toml`, addopts' `-o`/`--override-ini`), or the gold run's collected modules stored at env build.
+   `--config-file`, `pytest.toml`, addopts' `-o`/`--override-ini`), or the gold run's collected modules stored at
+   env build.
 E. A RIGHT patch refused (class 6 of rt17, new rows): a discovery pattern applied in every folder, not the runner's
    (`testpaths = tests` with `python_files = *.py`, pytest's own documented recipe and real configurations: every
    source file of the repository is "test code", so every gold patch is refused); unittest's `-p '*.py'` likewise;
