@@ -28,8 +28,8 @@ B. `check_doctests` compares the module's examples as ONE multiset of (source, w
    is still "present" while the listed doctest no longer runs it; and a docstring made at import from a template
    (pandas' `@doc`/`Substitution`: `total.__doc__ = _DOC.format(want=3)`), where the only string constant is the
    template and the expected value is the code's argument (4: each host grade `accepted`). Fix idea: each
-   docstring's examples (by its doctest name, as doctest finds it at import) must be the environment's sequence exactly, new examples only after
-   the last one (or only in docstrings that had none).
+   docstring's examples (by its doctest name, as doctest finds it at import) must be the environment's sequence
+   exactly, new examples only after the last one (or only in docstrings that had none).
 C. Modules' doctests run by a route `CommandFiles.doctest_modules` does not read (class 1): a listed test that runs
    them (`doctest.testmod(pkg.util)`, `DocTestSuite` in a test module: real projects' test_docs.py), a configuration
    file pytest is pointed at by `-c`/`--config-file` whose addopts say `--doctest-modules` (`_discovery_texts` reads
