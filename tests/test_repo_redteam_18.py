@@ -4,7 +4,8 @@ Host-side only (the admission and the decoys are the host's, the same on every b
 check_admitted, check_config_sections, check_doctests and `_plant_decoys` on small trees, as make_repo_plan calls them;
 where a hole pays, the patched tree with the product's decoys planted is then run by the host's own pytest (not a box:
 the code under test is not hostile here) with the product's PYTEST_ADDOPTS, its report read by `parse_pytest` and
-resolved by `resolve` as `_verdict` does (`_host_grade`).
+resolved by `resolve` as `_verdict` does (`_host_grade`); make_repo_plan itself is called on a hand-built environment
+directory (`_real_plan`) to show it plants no decoy for classes A and B.
 
 FINDINGS (21 strict xfails in 5 classes; A, B and C pay a WRONG patch 1.0 through the host-side grade, the runner NOT
 fooled at all: the test that runs is the dataset's id, its code or expected value the patch's):
@@ -195,6 +196,27 @@ def test_a_test_defined_in_a_source_module_grades_its_gold_and_wrong_patch(name:
     assert protected_reason("pkg/conformance.py") == ""
     read = lambda p: (tree / p).read_bytes() if (tree / p).is_file() else None  # noqa: E731
     assert pytest_decoy([test_id], read, environment=read) is None and pytest_pair([test_id], read, read) is None
+    assert _real_plan(tmp_path / "env", _GOLD, f"{_PYTEST} tests", test_id) == ()  # make_repo_plan itself: no decoy
+
+
+def _real_plan(tree: Path, completion: str, cmd: str, test_id: str) -> object:
+    """make_repo_plan's own plan for `tree` as a built environment (environment.json beside repo/, host-side: nothing
+    runs): its decoys' ids, or the result that refused the patch."""
+    import json
+
+    from sandbox.config import SandboxConfig
+    from sandbox.contract import parse_task
+    from sandbox.environments import ENV_FILE
+    from sandbox.repo_job import RepoPlan, make_repo_plan
+
+    build = tree.parent / "built" / "rt18"
+    build.mkdir(parents=True)
+    (build / "repo").symlink_to(tree)
+    (build / ENV_FILE).write_text(json.dumps({"language": "python", "expected": {}}))
+    task: Any = parse_task({"id": "rt18", "kind": "repo", "environment": "rt18", "completion": completion, "test_cmd": cmd,
+                            "fail_to_pass": [test_id], "pass_to_pass": [], "report": "pytest"})
+    plan = make_repo_plan(task, SandboxConfig(repo_environments=str(build.parent)))
+    return plan.decoys if isinstance(plan, RepoPlan) else plan
 
 
 @pytest.mark.xfail(strict=True, reason="rt18 class A, a listed test's code in a source module (imported or inherited "
@@ -245,6 +267,7 @@ def test_the_listed_doctest_grades_its_gold_and_wrong_patch(util: str, tmp_path:
     assert "FAIL_TO_PASS failing" in _host_grade(tree, _WRONG_ADD, _DOCTEST_CMD, (_DOCTEST_ID,))
     for env, text in _FORGERIES.values():
         assert not doctest_examples(env) - doctest_examples(text)
+    assert _real_plan(tree, _GOLD, _DOCTEST_CMD, _DOCTEST_ID) == ()  # make_repo_plan: a module doctest gets no decoy
 
 
 @pytest.mark.xfail(strict=True, reason="rt18 class B, check_doctests compares a module's examples as one multiset, not "
