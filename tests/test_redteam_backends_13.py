@@ -197,14 +197,15 @@ def test_a_listing_of_names_of_control_characters_is_answered_not_lost(session_h
 # An environment (the `plain` project of tests/test_repo_redteam_tree.py, its 3 MiB pkg/big.py copied) with three data
 # files of 7 MiB each: not Python sources, so the tree LINKS them (repo_job.copied) and the host's bound counts none of
 # their bytes (View.tree_bytes: the copies and long links). A patch may change any file the environment has that is not
-# protected (sandbox/repo/patch.py check_admitted): a one-line hunk in each data file makes it the patch's own file,
+# protected (sandbox/repo/patch.py check_admitted; since h33r's allowlist by kind only source and documentation, so the
+# files are `.md`, documentation the patch may change): a one-line hunk in each makes it the patch's own file,
 # whole, in the task's archive (apply.task_tar) and in the tree. 20 MiB /work and tree as red team 12's.
 _BLOB_MB = 7
 _BLOBS = 3
 
 
 def _blob_edit(i: int) -> str:
-    return f"--- a/data/blob{i}.txt\n+++ b/data/blob{i}.txt\n@@ -1,2 +1,2 @@\n-1\n+2\n 1\n"
+    return f"--- a/data/blob{i}.md\n+++ b/data/blob{i}.md\n@@ -1,2 +1,2 @@\n-1\n+2\n 1\n"
 
 
 def _build(root: Path, src: Path, recipes: Path, name: str, blobs: int) -> None:
@@ -214,7 +215,7 @@ def _build(root: Path, src: Path, recipes: Path, name: str, blobs: int) -> None:
     write_files(src, _PROJECT)
     (src / "pkg" / "big.py").write_text("x = 1  \n" * ((3 << 20) // 8))
     for i in range(blobs):
-        write_files(src, {f"data/blob{i}.txt": "1\n" * ((_BLOB_MB << 20) // 2)})
+        write_files(src, {f"data/blob{i}.md": "1\n" * ((_BLOB_MB << 20) // 2)})
     build_environment(src, recipes, root, name, _CMD)
 
 
