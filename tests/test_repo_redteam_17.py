@@ -70,23 +70,14 @@ from typing import Any
 
 import pytest
 
-_BASE = {"pkg/__init__.py": "\n", "pkg/mod.py": "X = 1\n", "tests/test_mod.py": "def test_x():\n    assert False\n"}
+from tests.test_repo_redteam_runner import _tree  # red team 16's tree builder, on its project (_BASE)
+
 _FIX = "--- a/pkg/mod.py\n+++ b/pkg/mod.py\n@@ -1 +1 @@\n-X = 1\n+X = 2\n"  # a right patch's one line
 _WRONG = _FIX.replace("X = 2", "X = 3")
 _PYTEST = "python3 -m pytest -p no:cacheprovider -rA"
 _GO = {"go.mod": "module m\n", "pkg/mod.go": "X\n"}
 _C = f"{_PYTEST} tests"
 _GO_FIX = "--- a/pkg/mod.go\n+++ b/pkg/mod.go\n@@ -1 +1 @@\n-X\n+Y\n"
-
-
-def _tree(root: Path, files: dict[str, str], links: tuple[tuple[str, str], ...] = ()) -> Path:
-    from tests.helpers import write_files
-
-    write_files(root, {**_BASE, **files})
-    for link, target in links:
-        (root / link).parent.mkdir(parents=True, exist_ok=True)
-        (root / link).symlink_to(target)
-    return root
 
 
 def _edit(path: str, old: str, new: str) -> str:
