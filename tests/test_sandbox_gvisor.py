@@ -257,7 +257,8 @@ def test_no_fd_of_the_runner_or_judge_opens_through_proc_under_runsc(gvisor, how
     channel is a socket (sandbox/harness/runner.py channel()): a program opens none of them, so it can
     neither read a request (a checker's carries the expected output) nor write a reply."""
     from tests.test_sandbox_security import OTHERS_FDS
-    task = {"id": "g", "kind": "code", "language": "python", "completion": OTHERS_FDS, "return_output": True}
+    task = {"id": "g", "kind": "code", "language": "python", "completion": OTHERS_FDS, "return_output": True,
+            "time_limit_s": 10}
     if how == "stdin":
         task["completion"] += "print(others_fds())\n"
         task["tests"] = [{"stdin": "", "expected_stdout": "[]\n"}]

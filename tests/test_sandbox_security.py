@@ -1075,38 +1075,52 @@ def test_codeforces_yes_no_answers_in_any_case(any_grader, printed, verdict):
 # ---------------------------------------------------------------- /proc/<pid>/fd of trusted processes (issue 19)
 # gVisor ignores PR_SET_DUMPABLE in /proc and lets a process open /proc/<pid>/fd/N of a pipe whose
 # creator's effective uid was its own: the runner's and a judge's. Every channel they hold is a
-# socket (sandbox/harness/runner.py channel()), which cannot be reopened by path (docs/sandboxes.md "Sandbox backends").
-OTHERS_FDS = '''import os, stat
+# socket (sandbox/harness/pid1.py channel(); a pipe only for a program's own stream, std_pipe, which ruff's
+# banned-api holds to), which cannot be reopened by path (docs/sandboxes.md "Sandbox backends").
+# The scan runs for SCAN_S, not one look: a channel held for a moment (a fork's pid pipe) shows in a loop (issue
+# 30: one look under gVisor raced PID 1 closing and reopening fd 8, and read a /proc file by a name it had not read).
+# What an fd is comes from fstat of the opened fd, never from the link read before: named files and directories
+# (their own modes decide), a device anyone may open, and the program's own std streams (by inode) grant nothing.
+OTHERS_FDS = '''import os, stat, time
+SCAN_S = 1.5
 def others_fds():
-    """Every fd of another process that opens (read or write), but named files (their own modes
-    decide) and the far ends of the program's own stdin, stdout and stderr (its own output)."""
-    own = {os.readlink(f"/proc/self/fd/{n}") for n in (0, 1, 2)}
-    opened = []
-    for pid in os.listdir("/proc"):
-        if not pid.isdigit() or int(pid) == os.getpid():
-            continue
+    """Every fd of another process that opens (read or write) and is a channel (a pipe, FIFO, socket or device
+    not open to all) that is not one of the program's own std streams, scanned for SCAN_S."""
+    own = set()
+    for n in (0, 1, 2):
         try:
-            names = os.listdir(f"/proc/{pid}/fd")
+            st = os.fstat(n)
+            own.add((st.st_dev, st.st_ino))
         except OSError:
-            continue
-        for n in names:
-            path = f"/proc/{pid}/fd/{n}"
-            try:
-                target = os.readlink(path)
-            except OSError:
-                target = "?"
-            if target in own or target.startswith("/") and "(deleted)" not in target and os.path.exists(target):
-                continue
-            for mode in (os.O_RDONLY, os.O_WRONLY):
-                try:
-                    fd = os.open(path, mode | os.O_NONBLOCK | os.O_NOCTTY)
-                except OSError:
-                    continue
-                st = os.fstat(fd)  # a device anyone may open (gVisor's PID 1 stderr is the host's /dev/null) grants nothing
-                if not (stat.S_ISCHR(st.st_mode) and st.st_mode & 0o666 == 0o666):
-                    opened.append(f"pid {pid} fd {n} {target} mode {mode}")
-                os.close(fd)
+            pass
+    opened, end = set(), time.monotonic() + SCAN_S
+    while time.monotonic() < end:
+        for pid in os.listdir("/proc"):
+            if pid.isdigit() and int(pid) != os.getpid():
+                opened.update(channels_of(pid, own))
     return sorted(opened)
+
+def channels_of(pid, own):
+    try:
+        names = os.listdir(f"/proc/{pid}/fd")
+    except OSError:
+        return []
+    found = []
+    for n in names:
+        for mode in (os.O_RDONLY, os.O_WRONLY):
+            try:
+                fd = os.open(f"/proc/{pid}/fd/{n}", mode | os.O_NONBLOCK | os.O_NOCTTY)
+            except OSError:
+                continue
+            st = os.fstat(fd)
+            os.close(fd)
+            m = st.st_mode
+            if stat.S_ISREG(m) or stat.S_ISDIR(m) or (st.st_dev, st.st_ino) in own:
+                continue
+            if stat.S_ISCHR(m) and m & 0o666 == 0o666:  # gVisor's PID 1 stderr is the host's /dev/null
+                continue
+            found.append(f"pid {pid} fd {n} mode {mode} {stat.filemode(m)} inode {st.st_ino}")
+    return found
 '''
 
 
@@ -1114,7 +1128,7 @@ def others_fds():
 @pytest.mark.parametrize("how", ["stdin", "call_tests", "test_code", "pytest"])
 def test_no_fd_of_the_runner_or_judge_opens_through_proc(any_grader, how):
     """Run while the runner (and, but for stdin tests, a judge) holds its channels: none opens."""
-    task = {"language": "python", "completion": OTHERS_FDS, "return_output": True}
+    task = {"language": "python", "completion": OTHERS_FDS, "return_output": True, "time_limit_s": 10}  # SCAN_S of CPU
     if how == "stdin":
         task["completion"] += "print(others_fds())\n"
         task["tests"] = [{"stdin": "", "expected_stdout": "[]\n"}]

@@ -337,6 +337,14 @@ def channel() -> tuple[int, int]:
     return r.detach(), w.detach()
 
 
+def std_pipe() -> tuple[int, int]:
+    """(read end, write end) of a pipe for a program's own std stream, and for nothing else: the one place the
+    harness makes a pipe (ruff's banned-api, pyproject.toml). Under gVisor the program may reopen it through
+    /proc (it is created under the program's effective uid), which gives it only its own input or output; a
+    program that opens /dev/stdout needs exactly that. Every other channel is channel()'s socket pair."""
+    return os.pipe()  # noqa: TID251 - the program's own stream (docstring)
+
+
 def recv_json(sock: socket.socket, timeout: float) -> dict:
     sock.settimeout(timeout)
     data = sock.recv(1 << 16)

@@ -25,6 +25,7 @@ import tarfile
 from collections.abc import Callable
 
 import leftovers
+import pid1
 
 TREE = "/mnt"  # sandbox/backend.py TREE_MOUNT
 ENV = "/srv"  # sandbox/backend.py ENV_MOUNT
@@ -36,7 +37,7 @@ def as_judge(work: Callable[[], None]) -> None:
     makes readable by the program and writable by nobody else; OSError naming what failed there. A child, because we
     could not come back: our saved uid is the judge's too (pid1.drop_privileges), so the program's effective uid,
     once left, is no uid of ours any more."""
-    r, w = os.pipe()
+    r, w = pid1.channel()  # what failed there, never on a pipe a program could open (pid1.channel)
     pid = os.fork()
     if pid == 0:  # pragma: no cover - the child
         code = 0

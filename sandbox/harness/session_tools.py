@@ -1164,8 +1164,8 @@ def run_shell(head: dict, command: bytes, clock: accounting.SandboxClock, reap, 
         raise SpawnRefused(errno.E2BIG, os.strerror(errno.E2BIG))
     out, err = accounting.Capture(int(head["out_max"]), clock), accounting.Capture(int(head["out_max"]), clock)
     t0, limit, wall_max = time.monotonic(), float(head["cpu_s"]), float(head["wall_s"])
-    out_r, out_w = os.pipe()
-    err_r, err_w = os.pipe()
+    out_r, out_w = pid1.std_pipe()  # the command's own output
+    err_r, err_w = pid1.std_pipe()
     try:
         pid = launcher.spawn([b"/bin/sh", b"-c", arg], {**job_protocol.BASE_ENV, **_toolchain_env(head)},
                              (out_w, err_w), wall_max)

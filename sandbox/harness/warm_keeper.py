@@ -219,7 +219,7 @@ def fork_warm(kind: str, argv: list[str], cwd: str, env: dict, pass_fds: tuple[i
     as Popen gives it; a judge's are sockets, as fork_judge gives it (its stdin carries the tests).
     A program where the zygote `parents` is its child, one process per test: its end comes on a
     status socket (Forked.wait4; docs/sandboxes.md "The warm interpreter")."""
-    pipes = [pid1.channel() if kind == "judge" else os.pipe() for _ in range(3)]  # stdin, stdout, stderr
+    pipes = [pid1.channel() if kind == "judge" else pid1.std_pipe() for _ in range(3)]  # stdin, stdout, stderr
     if kind == "program" and WARM.parents:
         pipes.append(pid1.channel())
     theirs = [pipes[0][0], pipes[1][1], pipes[2][1]]

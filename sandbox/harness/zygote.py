@@ -37,6 +37,7 @@ import sys
 import time
 import types
 
+import pid1
 import program_limits
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -85,7 +86,7 @@ def orphan(sock: socket.socket, fd: int) -> tuple[int, object]:
     """Fork a zygote through a middle process that exits at once, so that it is PID 1's child
     and its own forks are too (clone_parent). Returns (its pid or 0, None) here, or (0, what to
     run) in a forked program or judge. Once per zygote, not per fork."""
-    r, w = os.pipe()
+    r, w = pid1.channel()  # never a pipe (pid1.channel): the pid it carries decides what the runner waits for
     mid = os.fork()
     if mid == 0:  # the middle process (SIGCHLD ignored here: the kernel reaps it)
         pid = -1
@@ -284,8 +285,8 @@ def report_ended() -> None:
 def fork_through_middle(sock: socket.socket) -> int:
     """os.fork() through a middle process that says the pid and exits, so that the child is an
     orphan (PID 1's). The child starts once the middle process is reaped (/proc shows neither)."""
-    r, w = os.pipe()  # the middle process says the pid on it
-    go_r, go_w = os.pipe()  # closed here once the middle process is reaped: the process starts then
+    r, w = pid1.channel()  # the middle process says the pid on it (never a pipe: pid1.channel)
+    go_r, go_w = pid1.channel()  # closed here once the middle process is reaped: the process starts then
     mid = os.fork()
     if mid == 0:  # the middle process: fork, say the pid, leave (never back into the zygote's loop)
         pid = -1
@@ -329,7 +330,7 @@ def parent_clones() -> bool:
     raw clone skips (the zygote's imports start none: tests/test_sandbox_clone_attacks.py)."""
     if len(os.listdir("/proc/self/task")) != 1:
         return False
-    r, w = os.pipe()
+    r, w = pid1.channel()
     try:
         pid = clone_parent()
     except OSError:
@@ -393,7 +394,7 @@ def tid_address() -> int:
     libc.pthread_self.restype = ctypes.c_void_p
     base = libc.pthread_self()
     mine = [base + off for off in range(0, 1024, 4) if ctypes.c_int.from_address(base + off).value == os.getpid()]
-    r, w = os.pipe()
+    r, w = pid1.channel()
     pid = os.fork()
     if pid == 0:
         os.close(r)
