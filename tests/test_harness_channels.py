@@ -1,7 +1,7 @@
 """Inside the sandbox a pipe is made for a program's own std stream only (sandbox/harness/pid1.py std_pipe); every
 other channel of a trusted process is a socket pair (pid1.channel). gVisor lets a process reopen, through
 /proc/<pid>/fd, a pipe made under its effective uid, which the runner's and the warm interpreter's is (docs/sandboxes.md
-"Every channel a trusted process holds is a socket"; issue 30). ruff's banned-api (pyproject.toml) holds the harness
+"Sandbox backends: Docker or gVisor without a daemon"; issue 30). ruff's banned-api (pyproject.toml) holds the harness
 to it: these tests show the gate refuses a new os.pipe() there, and that the harness has none today. The sandboxes'
 own scan is tests/test_sandbox_security.py `test_no_fd_of_the_runner_or_judge_opens_through_proc`."""
 from __future__ import annotations
