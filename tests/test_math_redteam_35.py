@@ -385,11 +385,23 @@ RIGHT = _cases([
 test_rewrites_near_these_classes_pay = paid_test(RIGHT)
 
 # Costs: right answers refused in both profiles.
+# Closed since (fx29f: an equation of numbers alone that holds only with a thousands comma, extract._decimal_equation).
+test_terse_english_steps_with_an_equation_only_commas_hold_pay = paid_test(_cases([
+    ("Total cost: 3 x 500 = 1,500 dollars.\n#### 1,500", "1500"),
+    ("Population growth: 1,200 + 300 = 1,500 people.\n#### 1,500", "1500"),
+    ("Savings: 250 x 6 = 1,500\n#### 1,500", "1500"), ("Sie zahlt 3 x 500 = 1,500 kg.\n#### 1,500", "1500"),
+]))
+test_an_equation_that_holds_in_both_conventions_proves_neither = refused_test(_cases([
+    ("Sie hat 1,500 + 1,500 = 3,000 kg.\n#### 3,000", "3000"), ("Sie hat 1,500 + 1,500 = 3,000 kg.\n#### 3,000", "3"),
+    ("Sie hat 12 x 1,500 = 18,000 kg.\n#### 18,000", "18000"), ("Sie hat 2 * 1.500 = 3.000 kg.\n#### 3.000", "3"),
+    ("Sie hat 3 x 500 = 1,500 kg.\n#### 1,500", "1.5"), ("Sie zahlt 3 x 500 = 1,500 Euro.\n#### 1,500", "1500"),
+    ("Sie hat y x 500 = 1,500 kg.\n#### 1,500", "1500"), ("Sie hat 3 x 500 = 1,501 kg.\n#### 1,500", "1500"),
+    ("Sie hat 3 x 500 = 1,500 x y kg.\n#### 1,500", "1500"),
+]))
 test_terse_english_steps_with_a_thousands_comma_pay = paid_test(_cases([
-    ("Total cost: 3 x 500 = 1,500 dollars.\n#### 1,500", "1500"), ("Price per month: 1,500 dollars.\n#### 1,500", "1500"),
+    ("Price per month: 1,500 dollars.\n#### 1,500", "1500"),
     ("Monthly rent = 1,500\nYearly rent = 12 x 1,500 = 18,000\n#### 18,000", "18000"),
     ("Weekly earnings: 5 days x 300 = 1,500\n#### 1,500", "1500"),
-    ("Population growth: 1,200 + 300 = 1,500 people.\n#### 1,500", "1500"),
     ("Area = 30 m x 50 m = 1,500 square meters.\n#### 1,500", "1500"), ("Kilometers driven: 1,500 km.\n\\boxed{1,500}", "1500"),
 ]), marks=[pytest.mark.xfail(strict=True, reason=(
     "cost (rt35 a, new with fx29e: all paid on its parent): GSM8K's terse labelled steps have no English function "

@@ -109,49 +109,64 @@ _COMMA_GROUPING_RE = re.compile(r"(?<![\d.,(\[])[1-9]\d{0,2},\d{3}(?![\d.,)\]])"
 (`2,500,000`) and both marks (`2.500,5`, `2,500.5`) have one reading, and so has a comma that closes or opens a bracket's
 pair (`(12,102)`, math-verify's interval: a list, never one number)."""
 _EQUATION_NUMBER = r"\d{1,12}(?:,\d{3}){0,4}(?:\.\d{1,12})?"
-_EQUATION_OPERATOR = r"[ \t]*(?:[+*×]|\\(?:times|cdot)(?![A-Za-z]))[ \t]*"
+_EQUATION_OPERATOR = r"(?:[ \t]*(?:[+*×]|\\(?:times|cdot)(?![A-Za-z]))[ \t]*|[ \t]+x[ \t]+)"
 _EQUATION_SIDE = rf"{_EQUATION_NUMBER}(?:{_EQUATION_OPERATOR}{_EQUATION_NUMBER}){{0,8}}"
 _DECIMAL_OPERAND_RE = re.compile(
-    rf"(?<![\w.,]){_EQUATION_SIDE}(?:[ \t]*=[ \t]*{_EQUATION_SIDE}){{1,4}}(?!\w|[.,]\d|[ \t]*(?:[-+*×=/^]|\\(?:times|cdot)))")
-"""An equation of numbers alone (`2.5 + 3.5 = 6`, `1.25 * 1,200 = 1,500`, `2 \\cdot 0.5 = 1`): the only arithmetic read
-as a decimal point's evidence (`_decimal_equation`), never an operator beside a word, markup or a bullet (`**Schritt
-1.1**`, `+ 1.5 Sie`, `Um 14.30 + 2 Stunden`, `Kapitel 3.2 = Teil B`: red team 35 class 2). A hyphen is no operator here
+    rf"(?<![\w.,]){_EQUATION_SIDE}(?:[ \t]*=[ \t]*{_EQUATION_SIDE}){{1,4}}(?!\w|[.,]\d|[ \t]*(?:[-+*×=/^]|\\(?:times|cdot)|x[ \t]))")
+"""An equation of numbers alone (`2.5 + 3.5 = 6`, `1.25 * 1,200 = 1,500`, `2 \\cdot 0.5 = 1`, GSM8K's `3 x 500 = 1,500`):
+the only arithmetic read as the English convention's evidence (`_decimal_equation`), never an operator beside a word,
+markup or a bullet (`**Schritt 1.1**`, `+ 1.5 Sie`, `Um 14.30 + 2 Stunden`, `Kapitel 3.2 = Teil B`: red team 35 class 2). A hyphen is no operator here
 (`14.30 - 16.00 Uhr` is a range of times); sizes bounded (12 digits, 9 terms a side, 5 sides)."""
-_DECIMAL_ONLY_RE = re.compile(r"0\.\d+|[1-9]\d*\.(?:\d{1,2}|\d{4,})")
-"""A number only a decimal point reads: its point is no grouping (`0.5`, `2.5`, `3.14159`, never `d.ddd`), never a
-section number, a time, a version or a date outside an equation (red team 32 class 2: `Schritt 1.1:`, `Um 14.30 Uhr`)."""
-_EQUATION_TERM_RE = re.compile(rf"({_EQUATION_NUMBER})|(=)|[+*×]|\\(?:times|cdot)")
+_EQUATION_TERM_RE = re.compile(rf"({_EQUATION_NUMBER})|(=)|[+*×x]|\\(?:times|cdot)")
 
 
 def _decimal_equation(region: str) -> bool:
-    """Whether `region` holds an equation of numbers alone (`_DECIMAL_OPERAND_RE`) with an operator, a number only a
-    decimal point reads (`_DECIMAL_ONLY_RE`) and every side equal under the decimal point's reading (a comma groups):
-    arithmetic that holds only as decimals, so the text writes decimal points (red team 35 class 2: a section number
-    or a time beside an operator is no such equation)."""
+    """Whether `region` holds an equation of numbers alone (`_DECIMAL_OPERAND_RE`) with an operator that holds when a
+    point marks the decimal and a comma groups thousands, and not when they swap (`_continental`: a decimal comma,
+    a grouping point, where a number has no such reading the equation fails): arithmetic that holds only in the
+    English convention, so the text writes it (`2.5 + 3.5 = 6`, `3 x 500 = 1,500`; red team 35 class 2: a section
+    number or a time beside an operator is no such equation, and `1,500 + 1,500 = 3,000` holds either way)."""
     for match in _DECIMAL_OPERAND_RE.finditer(region):
         if _EQUATION_CONTINUES_RE.search(region, 0, match.start()):
             continue  # a part of a longer expression (`x + 2.5 + 3.5 = 6`, `5 - 2.5 = 2.5`): not numbers alone
-        sides: list[list[Fraction]] = [[]]
-        ops: list[list[str]] = [[]]
-        for term in _EQUATION_TERM_RE.finditer(match.group()):
-            if term.group(1):
-                sides[-1].append(Fraction(term.group(1).replace(",", "")))
-            elif term.group(2):
-                sides.append([])
-                ops.append([])
-            else:
-                ops[-1].append("+" if term.group() == "+" else "*")
         numbers = _EQUATION_NUMBER_TOKEN_RE.findall(match.group())
-        if not any(ops) or not any(_DECIMAL_ONLY_RE.fullmatch(n) for n in numbers):
-            continue
-        values = {_sum_of_products(side, side_ops) for side, side_ops in zip(sides, ops)}
-        if len(values) == 1:
+        english = [Fraction(n.replace(",", "")) for n in numbers]
+        continental = [_continental(n) for n in numbers]
+        if _equation_holds(match.group(), english) and not (
+                None not in continental and _equation_holds(match.group(), continental)):
             return True
     return False
 
 
+def _continental(number: str) -> Fraction | None:
+    """`number`'s reading with a decimal comma and a grouping point (`1,500` is 1.5, `12.000` is 12000), None where it
+    has none (`2.5`, `1,500,000`, `1,500.5`)."""
+    if "," in number:
+        return Fraction(number.replace(",", ".")) if number.count(",") == 1 and "." not in number else None
+    if "." in number:
+        return Fraction(number.replace(".", "")) if re.fullmatch(r"\d{1,3}\.\d{3}", number) else None
+    return Fraction(number)
+
+
+def _equation_holds(equation: str, values: Sequence[Fraction | None]) -> bool:
+    """Whether `equation` (numbers, `+`, products and `=` alone) has an operator and every side equal, its numbers
+    read as `values` in order: products first, then sums (`2 + 0.5 * 4` is 4)."""
+    sides: list[list[Fraction]] = [[]]
+    ops: list[list[str]] = [[]]
+    numbers = iter(values)
+    for term in _EQUATION_TERM_RE.finditer(equation):
+        if term.group(1):
+            sides[-1].append(next(numbers) or Fraction(0))
+        elif term.group(2):
+            sides.append([])
+            ops.append([])
+        else:
+            ops[-1].append("+" if term.group() == "+" else "*")
+    return any(ops) and len({_sum_of_products(side, side_ops) for side, side_ops in zip(sides, ops)}) == 1
+
+
 _EQUATION_NUMBER_TOKEN_RE = re.compile(_EQUATION_NUMBER)
-_EQUATION_CONTINUES_RE = re.compile(r"(?:[-+*×/^]|\\(?:times|cdot))[ \t]*\Z")
+_EQUATION_CONTINUES_RE = re.compile(r"(?:[-+*×/^]|\\(?:times|cdot)|(?<![A-Za-z])x)[ \t]*\Z")
 """An operator just before an equation's first number: the equation is a part of a longer expression (an `=` is not:
 `Total = 1.25 * 1,200 = 1,500` names the equation's value)."""
 
@@ -270,9 +285,10 @@ def _decimal_comma_text(region: str) -> bool:
 def _decimal_point_text(region: str) -> bool:
     """Whether `region` (as compared) is known to write a decimal point and group thousands with a comma: no evidence
     of a decimal-comma language (`_decimal_comma_text`), every letter of a script known to (`_point_script_letters`),
-    and either its words are English or none (`_english_words`) or it does arithmetic on a number only a decimal point
-    reads (`_DECIMAL_OPERAND_RE`: `2.5 + 3.5`). Any other text (`Also kostet es 12.000.`, `A resposta é 6.000.`, `Więc łącznie 2,500 kg.`) is of no known
-    convention, and a separator that may be either is paid under neither."""
+    and either its words are English or none (`_english_words`) or it does arithmetic that holds only in that
+    convention (`_decimal_equation`: `2.5 + 3.5 = 6`, `3 x 500 = 1,500`). Any other text (`Also kostet es 12.000.`, `A
+    resposta é 6.000.`, `Więc łącznie 2,500 kg.`) is of no known convention, and a separator that may be either is paid
+    under neither."""
     if _decimal_comma_text(region) or not _point_script_letters(region):
         return False
     return _english_words(region) or _decimal_equation(region)
