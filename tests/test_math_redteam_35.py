@@ -142,7 +142,7 @@ test_a_languages_own_word_is_no_proof_of_english = refused_test(_cases(_both_rea
 test_other_false_friends_are_no_proof_of_english = refused_test(_cases(_both_readings([
     "He comprado once cajas, tengo {n} kg.", "Le but est {n} kg.", "Valorile calculate are {n} kg.",
     "Ik heb most {n} kg.", "Je kan just {n} kg.", "Se divide el total: {n} kg.", "Tutte le more: {n} kg.",
-    "He visto {n} kg.", "Must on {n} kg.", "Ma quando some {n} kg.",
+    "He visto {n} kg.", "Must on {n} kg.", "Ma quando some {n} kg.", "Aquest any hi ha {n} kg.", "Add meg: {n} kg.",
 ], _LAYOUTS[:2])))
 test_english_syntax_proves_english = paid_test(_cases([
     ("He bought 1,250 bricks.\n#### 1,250", "1250"), ("He has 2,500 kg.\n\\boxed{2,500}", "2500"),
@@ -166,7 +166,8 @@ test_a_section_number_or_time_proves_no_decimal_point = refused_test(_cases(_bot
 test_an_equation_that_is_false_or_part_of_more_proves_nothing = refused_test(_cases(_both_readings([
     "Sie rechnet 2.5 + 3.5 = 7 und hat {n} kg.", "Sie rechnet x + 2.5 + 3.5 = 6 und hat {n} kg.",
     "Sie rechnet 2.5 + 3.5 = 6 - 1 und hat {n} kg.", "Sie hat {n} kg, 1.1 * 2 = 2,2.", "Sie hat {n} kg, 1.5 = 1.5.",
-    "Sie hat {n} kg, Abschnitt 2.1 + 3 = Kapitel 5.", "Sie hat {n} kg, 2.5 * 2 = 5x.", "Sie hat {n} kg, y = 1.5 * a.",
+    "Sie hat {n} kg, Abschnitt 2.1 + 3 = Kapitel 5.", "Um 14.30 + 2 = 16.30 Uhr hat sie {n} kg.",
+    "Ab 9.15 + 0.45 = 10.00 Uhr hat sie {n} kg.", "Sie hat {n} kg, 2.5 * 2 = 5x.", "Sie hat {n} kg, y = 1.5 * a.",
 ], _LAYOUTS[:1])))
 test_a_true_equation_of_decimals_proves_a_decimal_point = paid_test(_cases([
     ("Kwa hiyo 2.5 + 3.5 = 6. Jumla 2,500.\n\\boxed{2,500}", "2500"),

@@ -130,6 +130,8 @@ def _decimal_equation(region: str) -> bool:
         if _EQUATION_CONTINUES_RE.search(region, 0, match.start()):
             continue  # a part of a longer expression (`x + 2.5 + 3.5 = 6`, `5 - 2.5 = 2.5`): not numbers alone
         numbers = _EQUATION_NUMBER_TOKEN_RE.findall(match.group())
+        if all(n.isdigit() or _CLOCK_TIME_RE.fullmatch(n) for n in numbers):
+            continue  # `14.30 + 2 = 16.30`: a clock's arithmetic too (German `Um 14.30 Uhr`), no decimal point's proof
         english = [Fraction(n.replace(",", "")) for n in numbers]
         continental = [_continental(n) for n in numbers]
         if _equation_holds(match.group(), english) and not (
@@ -166,6 +168,9 @@ def _equation_holds(equation: str, values: Sequence[Fraction | None]) -> bool:
 
 
 _EQUATION_NUMBER_TOKEN_RE = re.compile(_EQUATION_NUMBER)
+_CLOCK_TIME_RE = re.compile(r"(?:[01]?\d|2[0-3])\.[0-5]\d")
+"""A number that may be a time of day written with a point (`9.15`, `14.30`): an equation of such numbers and whole
+numbers holds as a clock's sum wherever it holds as decimals, so it proves no convention (`_decimal_equation`)."""
 _EQUATION_CONTINUES_RE = re.compile(r"(?:[-+*×/^]|\\(?:times|cdot)|(?<![A-Za-z])x)[ \t]*\Z")
 """An operator just before an equation's first number: the equation is a part of a longer expression (an `=` is not:
 `Total = 1.25 * 1,200 = 1,500` names the equation's value)."""
@@ -185,23 +190,23 @@ def _sum_of_products(numbers: list[Fraction], operators: list[str]) -> Fraction:
 ENGLISH_FUNCTION_WORDS: tuple[tuple[str, str], ...] = (
     ("the and with from that this these those than then there their they them she his him its it our us you your "
      "were have does did would could should shall been being which what who whom whose when where why how each "
-     "every many much any both either neither other another such only very not yes if because "
+     "every many much both either neither other another such only very not yes if because "
      "since into onto out up about after before between through during within without again here get "
      "gets got may might thus hence therefore",
      "English function words no decimal-comma language writes as a common word: the closed classes (pronouns, "
      "determiners, auxiliaries, prepositions, conjunctions) every English sentence is made of, so English prose shows "
      "some and other prose none"),
     ("is was in an at on am be do of we had so also to by for per her over under once as or but all let has he are "
-     "more most some just must can divide divides calculate",
+     "more most some just must can divide divides calculate any add",
      "English words that other languages write too (Dutch `is`, `was`, `we`, `had`, `of`, `over`, `let op`, `most`; "
      "German `in`, `an`, `am`, `so`, `also`, `just`; Danish `at`, `for`, `her`, `under`; French `on`, `or`, `as`, `but`; "
      "Polish and Czech `to`, `do`, `by`, `let`; Italian `per`, `all'`, `more`; Spanish `once`, `has`, `he`, `divide`; "
      "Portuguese `as`, `some`, `divides`; Romanian `are`, `calculate`; Swedish `all`, `just`; Turkish `can`; Estonian "
-     "`must`): they count toward the share of English words, never as its proof (red team 35 class 1: `Or on a donc "
+     "`must`; Catalan `any`; Hungarian `add`): they count toward the share of English words, never as its proof (red team 35 class 1: `Or on a donc "
      "2,500 kg`, `Si has comprado once cajas`)"),
     ("compute computes computed computing calculates calculated calculating solve solves solved solving "
      "simplify simplifies simplified simplifying substitute substitutes substituted substituting equals yields gives "
-     "add adds added adding subtract subtracts subtracted subtracting multiply multiplies multiplied multiplying "
+     "adds added adding subtract subtracts subtracted subtracting multiply multiplies multiplied multiplying "
      "divided dividing",
      "English verbs of a computation, spelled so in no decimal-comma language (`berechnen`, `berekenen`, `calculer`, "
      "`calcular`): a worked solution's prose (`We compute.`, `y equals 1,000`) is English by them"),
