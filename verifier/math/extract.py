@@ -108,30 +108,106 @@ _COMMA_GROUPING_RE = re.compile(r"(?<![\d.,(\[])[1-9]\d{0,2},\d{3}(?![\d.,)\]])"
 """A number a comma may mark as a decimal (`2,500`: 2.5 in German): as `_POINT_GROUPING_RE` with a comma. Two commas
 (`2,500,000`) and both marks (`2.500,5`, `2,500.5`) have one reading, and so has a comma that closes or opens a bracket's
 pair (`(12,102)`, math-verify's interval: a list, never one number)."""
+_EQUATION_NUMBER = r"\d{1,12}(?:,\d{3}){0,4}(?:\.\d{1,12})?"
+_EQUATION_OPERATOR = r"(?:[ \t]*(?:[+*×]|\\(?:times|cdot)(?![A-Za-z]))[ \t]*|[ \t]+x[ \t]+)"
+_EQUATION_SIDE = rf"{_EQUATION_NUMBER}(?:{_EQUATION_OPERATOR}{_EQUATION_NUMBER}){{0,8}}"
 _DECIMAL_OPERAND_RE = re.compile(
-    r"(?:[+*×=]|\\(?:times|cdot)(?![A-Za-z]))[ \t]*\$?(?:0\.\d+|[1-9]\d*\.(?:\d{1,2}|\d{4,}))(?![\d.,])"
-    r"|(?<![\d.,])(?:0\.\d+|[1-9]\d*\.(?:\d{1,2}|\d{4,}))[ \t]*(?:[+*×=]|\\(?:times|cdot)(?![A-Za-z]))")
-"""A number only a decimal point reads: one whose point is no grouping (`0.5`, `2.5`, `3.14159`, never `d.ddd`) and
-that is an operand or a result of arithmetic (`2.5 + 3.5`, `= 40000.0`, `0.04 \\cdot 10`), never a section number, a
-time, a version or a date (`Schritt 1.1:`, `Um 14.30 Uhr`, `Version 2.0`: red team 32 class 2, 264 of 360 rows paid
-German `12.000` as 12). A hyphen is no operator here (`14.30 - 16.00 Uhr` is a range of times)."""
+    rf"(?<![\w.,]){_EQUATION_SIDE}(?:[ \t]*=[ \t]*{_EQUATION_SIDE}){{1,4}}(?!\w|[.,]\d|[ \t]*(?:[-+*×=/^]|\\(?:times|cdot)|x[ \t]))")
+"""An equation of numbers alone (`2.5 + 3.5 = 6`, `1.25 * 1,200 = 1,500`, `2 \\cdot 0.5 = 1`, GSM8K's `3 x 500 = 1,500`):
+the only arithmetic read as the English convention's evidence (`_decimal_equation`), never an operator beside a word,
+markup or a bullet (`**Schritt 1.1**`, `+ 1.5 Sie`, `Um 14.30 + 2 Stunden`, `Kapitel 3.2 = Teil B`: red team 35 class 2). A hyphen is no operator here
+(`14.30 - 16.00 Uhr` is a range of times); sizes bounded (12 digits, 9 terms a side, 5 sides)."""
+_EQUATION_TERM_RE = re.compile(rf"({_EQUATION_NUMBER})|(=)|[+*×x]|\\(?:times|cdot)")
+
+
+def _decimal_equation(region: str) -> bool:
+    """Whether `region` holds an equation of numbers alone (`_DECIMAL_OPERAND_RE`) with an operator that holds when a
+    point marks the decimal and a comma groups thousands, and not when they swap (`_continental`: a decimal comma,
+    a grouping point, where a number has no such reading the equation fails): arithmetic that holds only in the
+    English convention, so the text writes it (`2.5 + 3.5 = 6`, `3 x 500 = 1,500`; red team 35 class 2: a section
+    number or a time beside an operator is no such equation, and `1,500 + 1,500 = 3,000` holds either way)."""
+    for match in _DECIMAL_OPERAND_RE.finditer(region):
+        if _EQUATION_CONTINUES_RE.search(region, 0, match.start()):
+            continue  # a part of a longer expression (`x + 2.5 + 3.5 = 6`, `5 - 2.5 = 2.5`): not numbers alone
+        numbers = _EQUATION_NUMBER_TOKEN_RE.findall(match.group())
+        if all(n.isdigit() or _CLOCK_TIME_RE.fullmatch(n) for n in numbers):
+            continue  # `14.30 + 2 = 16.30`: a clock's arithmetic too (German `Um 14.30 Uhr`), no decimal point's proof
+        english = [Fraction(n.replace(",", "")) for n in numbers]
+        continental = [_continental(n) for n in numbers]
+        if _equation_holds(match.group(), english) and not (
+                None not in continental and _equation_holds(match.group(), continental)):
+            return True
+    return False
+
+
+def _continental(number: str) -> Fraction | None:
+    """`number`'s reading with a decimal comma and a grouping point (`1,500` is 1.5, `12.000` is 12000), None where it
+    has none (`2.5`, `1,500,000`, `1,500.5`)."""
+    if "," in number:
+        return Fraction(number.replace(",", ".")) if number.count(",") == 1 and "." not in number else None
+    if "." in number:
+        return Fraction(number.replace(".", "")) if re.fullmatch(r"\d{1,3}\.\d{3}", number) else None
+    return Fraction(number)
+
+
+def _equation_holds(equation: str, values: Sequence[Fraction | None]) -> bool:
+    """Whether `equation` (numbers, `+`, products and `=` alone) has an operator and every side equal, its numbers
+    read as `values` in order: products first, then sums (`2 + 0.5 * 4` is 4)."""
+    sides: list[list[Fraction]] = [[]]
+    ops: list[list[str]] = [[]]
+    numbers = iter(values)
+    for term in _EQUATION_TERM_RE.finditer(equation):
+        if term.group(1):
+            sides[-1].append(next(numbers) or Fraction(0))
+        elif term.group(2):
+            sides.append([])
+            ops.append([])
+        else:
+            ops[-1].append("+" if term.group() == "+" else "*")
+    return any(ops) and len({_sum_of_products(side, side_ops) for side, side_ops in zip(sides, ops)}) == 1
+
+
+_EQUATION_NUMBER_TOKEN_RE = re.compile(_EQUATION_NUMBER)
+_CLOCK_TIME_RE = re.compile(r"(?:[01]?\d|2[0-3])\.[0-5]\d")
+"""A number that may be a time of day written with a point (`9.15`, `14.30`): an equation of such numbers and whole
+numbers holds as a clock's sum wherever it holds as decimals, so it proves no convention (`_decimal_equation`)."""
+_EQUATION_CONTINUES_RE = re.compile(r"(?:[-+*×/^]|\\(?:times|cdot)|(?<![A-Za-z])x)[ \t]*\Z")
+"""An operator just before an equation's first number: the equation is a part of a longer expression (an `=` is not:
+`Total = 1.25 * 1,200 = 1,500` names the equation's value)."""
+
+
+def _sum_of_products(numbers: list[Fraction], operators: list[str]) -> Fraction:
+    """One side of an equation of numbers: products first, then sums (`2 + 0.5 * 4` is 4)."""
+    total, term = Fraction(0), numbers[0]
+    for operator, number in zip(operators, numbers[1:]):
+        if operator == "*":
+            term *= number
+        else:
+            total, term = total + term, number
+    return total + term
+
+
 ENGLISH_FUNCTION_WORDS: tuple[tuple[str, str], ...] = (
-    ("the and with from that this these those than then there their they them she his him its it our us you your are "
-     "were has have does did would could should shall been being which what who whom whose when where why how each "
-     "every many much more most some any all both either neither other another such only very just not yes if because "
-     "since but or as into onto out up about after before between through during within without again here let get "
-     "gets got may might must can thus hence therefore he",
+    ("the and with from that this these those than then there their they them she his him its it our us you your "
+     "were have does did would could should shall been being which what who whom whose when where why how each "
+     "every many much both either neither other another such only very not yes if because "
+     "since into onto out up about after before between through during within without again here get "
+     "gets got may might thus hence therefore",
      "English function words no decimal-comma language writes as a common word: the closed classes (pronouns, "
      "determiners, auxiliaries, prepositions, conjunctions) every English sentence is made of, so English prose shows "
      "some and other prose none"),
-    ("is was in an at on am be do of we had so also to by for per her over under once",
-     "English function words that other languages write too (Dutch `is`, `was`, `we`, `had`, `of`, `over`; German `in`, "
-     "`an`, `am`, `so`, `also`; Danish `at`, `for`, `her`, `under`; French `on`; Polish and Czech `to`, `do`, `by`; "
-     "Italian `per`; Spanish `once`): they count toward the share of English words, never as its proof"),
-    ("compute computes computed computing calculate calculates calculated calculating solve solves solved solving "
+    ("is was in an at on am be do of we had so also to by for per her over under once as or but all let has he are "
+     "more most some just must can divide divides calculate any add",
+     "English words that other languages write too (Dutch `is`, `was`, `we`, `had`, `of`, `over`, `let op`, `most`; "
+     "German `in`, `an`, `am`, `so`, `also`, `just`; Danish `at`, `for`, `her`, `under`; French `on`, `or`, `as`, `but`; "
+     "Polish and Czech `to`, `do`, `by`, `let`; Italian `per`, `all'`, `more`; Spanish `once`, `has`, `he`, `divide`; "
+     "Portuguese `as`, `some`, `divides`; Romanian `are`, `calculate`; Swedish `all`, `just`; Turkish `can`; Estonian "
+     "`must`; Catalan `any`; Hungarian `add`): they count toward the share of English words, never as its proof (red team 35 class 1: `Or on a donc "
+     "2,500 kg`, `Si has comprado once cajas`)"),
+    ("compute computes computed computing calculates calculated calculating solve solves solved solving "
      "simplify simplifies simplified simplifying substitute substitutes substituted substituting equals yields gives "
-     "add adds added adding subtract subtracts subtracted subtracting multiply multiplies multiplied multiplying divide "
-     "divides divided dividing",
+     "adds added adding subtract subtracts subtracted subtracting multiply multiplies multiplied multiplying "
+     "divided dividing",
      "English verbs of a computation, spelled so in no decimal-comma language (`berechnen`, `berekenen`, `calculer`, "
      "`calcular`): a worked solution's prose (`We compute.`, `y equals 1,000`) is English by them"),
 )
@@ -139,6 +215,13 @@ ENGLISH_FUNCTION_WORDS: tuple[tuple[str, str], ...] = (
 of what counts as an English word in the separator check (docs/math.md "Answer grammar", a separator's two readings)."""
 _ENGLISH_WORDS = frozenset(w for words, _ in ENGLISH_FUNCTION_WORDS for w in words.split())
 _ENGLISH_PROOF = _ENGLISH_WORDS - frozenset(ENGLISH_FUNCTION_WORDS[1][0].split())
+_ENGLISH_CLAUSE_RE = re.compile(
+    r"(?<![A-Za-z])he[ \t]+(?:[a-z]+(?:s|ed)|bought|sold|spent|paid|made|had|got|gave|took|went|ran|saw|found|left|kept"
+    r"|held|won|told|knew|thought|needs|will|can|would|could|should|must)(?![A-Za-z])", re.IGNORECASE)
+"""A run of English syntax that proves English where its words alone do not (red team 35 class 1): `he` (Spanish
+`he`, "I have", before a participle: `he comprado`) followed by an English verb form, the third person's `-s`
+(`he runs`, `he has`), a regular past's `-ed` or an irregular past or modal of this list (`he bought`, `he will`),
+none of which a Spanish participle spells."""
 _ENGLISH_SHARE = 0.2
 """The least share of a text's ASCII words (units aside) that are `ENGLISH_FUNCTION_WORDS`: English prose runs near
 half (`The answer is 2,500.` 2 of 3), GSM8K's terse steps a fifth or more; another language's prose with an English word
@@ -207,12 +290,13 @@ def _decimal_comma_text(region: str) -> bool:
 def _decimal_point_text(region: str) -> bool:
     """Whether `region` (as compared) is known to write a decimal point and group thousands with a comma: no evidence
     of a decimal-comma language (`_decimal_comma_text`), every letter of a script known to (`_point_script_letters`),
-    and either its words are English or none (`_english_words`) or it does arithmetic on a number only a decimal point
-    reads (`_DECIMAL_OPERAND_RE`: `2.5 + 3.5`). Any other text (`Also kostet es 12.000.`, `A resposta é 6.000.`, `Więc łącznie 2,500 kg.`) is of no known
-    convention, and a separator that may be either is paid under neither."""
+    and either its words are English or none (`_english_words`) or it does arithmetic that holds only in that
+    convention (`_decimal_equation`: `2.5 + 3.5 = 6`, `3 x 500 = 1,500`). Any other text (`Also kostet es 12.000.`, `A
+    resposta é 6.000.`, `Więc łącznie 2,500 kg.`) is of no known convention, and a separator that may be either is paid
+    under neither."""
     if _decimal_comma_text(region) or not _point_script_letters(region):
         return False
-    return _english_words(region) or bool(_DECIMAL_OPERAND_RE.search(region))
+    return _english_words(region) or _decimal_equation(region)
 
 
 def _point_script_letters(region: str) -> bool:
@@ -237,7 +321,8 @@ def _english_words(region: str) -> bool:
     found = [w for w in _ASCII_WORD_RE.findall(prose) if w.lower() not in _NEUTRAL_WORDS]
     words = [w.lower() for w in found if not w.isupper()] or [w.lower() for w in found]
     english = sum(w in _ENGLISH_WORDS for w in words)
-    return not words or english >= _ENGLISH_SHARE * len(words) and any(w in _ENGLISH_PROOF for w in words)
+    proof = any(w in _ENGLISH_PROOF for w in words) or bool(_ENGLISH_CLAUSE_RE.search(prose))
+    return not words or english >= _ENGLISH_SHARE * len(words) and proof
 
 
 _LATEX_SPACING_RE = re.compile(r"\\[!,;: ]")

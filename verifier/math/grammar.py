@@ -2099,19 +2099,34 @@ def _link_colon(label: str) -> bool:
         cut = brk.end()
     clause = re.sub(r"^\s*(?i:and)\s+", "", sentence[cut:])
     words = _LINK_WORD_RE.findall(_INLINE_MATH_RE.sub(" ", clause))
-    return (bool(words) and words[-1].lower() in _FINITE_LINKS and _link_chain(words) and box_clause(clause)
+    return (bool(words) and words[-1].lower() in _FINITE_LINKS and _link_chain(words, clause) and box_clause(clause)
             and box_lead_clauses(label, len(label)))
 
 
-def _link_chain(words: list[str]) -> bool:
-    """Whether a colon line's last words are a link of the link's own shape (`_clause_verbs`): a finite link, or `be`
-    and `been` only after an auxiliary or `turns out to` (`will be:`, `has been:`); a modal or a hedge before them
-    (`would be:`, `can't be:`, `seems to be:`) states no answer (red team 34 class 6: `be` alone let them pay)."""
-    low = [w.lower() for w in words]
-    if low[-1] not in ("be", "been"):
+def _link_chain(words: list[str], clause: str) -> bool:
+    """Whether a colon line's last words are a link of the link's own shape: a finite link (`is:`, `are:`), or `be` and
+    `been` only in a verb group of `_LINK_GROUP_RE`'s allowlist (`will be:`, `has been:`, `must have been:`, `turns out
+    to be:`) whose subject reads as the same clause's with `is` (`_copula_subject`: `The answer never will be:` is `The
+    answer never is`, refused as on the box's own line). A modal, a negation or a hedge before the group (`would be:`,
+    `could have been:`, `never turns out to be:`, `can't be:`) states no answer (red team 34 class 6, red team 35
+    class 6: the last words alone let a modal perfect pay)."""
+    if words[-1].lower() not in ("be", "been"):
         return True
-    return bool(low[-2:-1]) and low[-2] in _LINK_AUXILIARIES or low[-4:-1] in (["turns", "out", "to"],
-                                                                             ["turned", "out", "to"])
+    group = _LINK_GROUP_RE.search(clause)
+    return group is not None and _copula_subject(clause[:group.start()] + " is ")
+
+
+_LINK_GROUP_ADVERB = r"(?:[ \t]+(?:then|therefore|thus|hence|also|clearly|indeed|simply|exactly|precisely|finally))?"
+_LINK_GROUP_RE = re.compile(
+    rf"(?<![A-Za-z'’])(?:(?:will|must|shall){_LINK_GROUP_ADVERB}[ \t]+be|(?:has|had){_LINK_GROUP_ADVERB}[ \t]+been"
+    r"|(?:(?<=we[ \t])|(?<=they[ \t])|(?<=you[ \t]))have[ \t]+been"
+    r"|(?:must|will)[ \t]+have[ \t]+been|turn(?:s|ed)[ \t]+out[ \t]+to[ \t]+be|(?:has|have|had)[ \t]+to[ \t]+be)"
+    r"[\s*_]*$", re.IGNORECASE)
+"""The verb groups a colon line's `be` or `been` may end (`_link_chain`), an allowlist of shapes: a future or a necessity
+(`will be`, `must be`, `will then be`), a perfect (`has been`, `had been`, `we have been`: `_BEFORE_HAVE_BEEN`'s
+reading), a necessity's perfect (`must have been`),
+`turns out to be` and `has to be`. No modal of a counterfactual or a possibility (`would`, `could`, `should`, `might`,
+`may`, `can`) and no negation (`won't`, `never`, `not`) is one."""
 
 
 _DISPLAY_RELATION_RE = re.compile(r"(?<![<>!:\\])=|\\(?:approx|equiv|le|leq|ge|geq|ne|neq|lt|gt|Rightarrow|implies|iff)(?![A-Za-z])"
@@ -2149,8 +2164,28 @@ def _math_line(text: str, end: int) -> bool:
     above = text[: line_start].rstrip(" \t\r\n")
     if not _is_display(text, span[0]):
         return False
+    if _step_or_name_label(above):
+        return False  # `Calculate \\(k\\):\n\\[k \\ge 6\\]`, `\\[k \\in \\{6, 7\\}\\]`, `Try k:`: opens only an equation
+        # (red team 35 class 4)
     return above.endswith((":", "：")) if relations else _line_label(above)  # `... for any convex quadrilateral
     # \\(P\\):\\n\\[1 < \\frac{S}{D} < 2\\]`: an inequality a colon introduces; a bare term only after a label that states it
+
+
+def _step_or_name_label(above: str) -> bool:
+    """Whether the colon line `above` (the text up to a display's line) is a step's lead (`_step_lead`: `Calculate
+    \\(k\\):`, `We add them:`) or a short label of label words that names a quantity (`Try k:`, `Round $k$:`): a lead
+    that the display below computes, whose relation other than `=` (`\\approx`, `\\ge`, `\\in`, `6?`) is no statement of
+    the box's value (red team 35 class 4: such a display opened the box below it, the same display alone did not)."""
+    line = above[above.rfind("\n") + 1:]
+    if not line.endswith((":", "：")):
+        return False
+    text = line[:-1]
+    sentence = text[last_break(_LABEL_START_RE, text, 0, len(text)):]
+    named = _LABEL_MATH_RE.sub(lambda m: " x " if _label_name(m.group(1) if m.group(1) is not None else m.group(2))
+                               else " § ", sentence)
+    words = _LEAD_TOKEN_RE.findall(_CLAUSE_SPLIT_RE.split(named)[-1])
+    named_one = any(len(w) == 1 and w.isalpha() for w in words)  # a math name, in math (`x`) or bare (`k`)
+    return _step_lead(words) or named_one and all(_label_word(w) for w in words)
 
 
 def _display_term(row: str) -> bool:
@@ -2212,6 +2247,10 @@ def box_label(text: str) -> bool:
     words = _LEAD_TOKEN_RE.findall(named)
     if any(w in _OPERATOR_MARKS for w in words):
         return False  # `Answer (-):`, `Answer >:`, `Attempt 1 -:`: past its line's marks a sign or a bound (fx29ah)
+    if words and words[-1].lower() in ("be", "been") and not _link_chain(
+            words, re.sub(r"§(\d+)", lambda m: "$" + segments[int(m.group(1))] + "$", label)):
+        return False  # one reading of a `be`/`been` group for both colon readers (red team 35 class 6: `The answer can
+        # have been:`, all label words, paid as a label)
     if _step_lead(words):
         return True  # `Finally, calculate $k$:`, `We add them:`, `Simplifying the fraction:` (fx29bf's cost rows)
     if all(_label_word(w) for w in words) and _label_phrase(words):
