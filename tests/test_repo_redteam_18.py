@@ -110,7 +110,7 @@ def _host_grade(tree: Path, completion: str, cmd: str, f2p: tuple[str, ...], p2p
     from sandbox.repo.results import junit_key, parse_pytest
     from sandbox.repo_job import _plant_decoys
 
-    refused = _refusal_applied(tree, completion, cmd)
+    refused = _refusal_applied(tree, completion, cmd, _record(tree, cmd))
     if refused:
         return "refused: " + refused
     task: Any = parse_task({"id": "rt18", "kind": "repo", "environment": "rt18", "completion": completion,
@@ -146,6 +146,23 @@ def _pytest_run(work: Path, cmd: str, env: dict[str, str] | None = None) -> subp
     clean |= {"PYTHONDONTWRITEBYTECODE": "1", **(env or {})}
     return subprocess.run(f"{sys.executable} {cmd[len('python3 '):]}", shell=True, cwd=work, env=clean, text=True,
                           capture_output=True, timeout=300)
+
+
+def _record(tree: Path, cmd: str) -> tuple[str, ...]:
+    """What env build records of `tree` (sandbox/environments.py: its `sources_line` run by the environment's
+    interpreter, here this one's pytest, with the product's plugin file under its module name; `read_sources`): the
+    files that hold a collected test's code."""
+    from sandbox.environments import PLUGIN, PLUGIN_MODULE, SOURCES_FILE, read_sources, sources_line
+
+    assert cmd.startswith("python3 ")
+    rec = tree.parent / f"{tree.name}-record"
+    shutil.rmtree(rec, ignore_errors=True)
+    rec.mkdir()
+    shutil.copyfile(PLUGIN, rec / f"{PLUGIN_MODULE}.py")
+    line = sources_line(f"{sys.executable} {cmd[len('python3 '):]}", str(rec / SOURCES_FILE), str(rec))
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST", "PYTHON", "COV"))}
+    subprocess.run(line, shell=True, cwd=tree, env=clean, timeout=300, check=True)
+    return tuple(read_sources(rec / SOURCES_FILE, os.path.realpath(tree)))
 
 
 def _collected(tree: Path, cmd: str) -> str:
@@ -199,34 +216,96 @@ def test_a_test_defined_in_a_source_module_grades_its_gold_and_wrong_patch(name:
     assert _real_plan(tmp_path / "env", _GOLD, f"{_PYTEST} tests", test_id) == ()  # make_repo_plan itself: no decoy
 
 
-def _real_plan(tree: Path, completion: str, cmd: str, test_id: str) -> object:
+def _real_plan(tree: Path, completion: str, cmd: str, test_id: str, sources: tuple[str, ...] | None = None,
+               folder: str = "built") -> object:
     """make_repo_plan's own plan for `tree` as a built environment (environment.json beside repo/, host-side: nothing
-    runs): its decoys' ids, or the result that refused the patch."""
+    runs; `sources`: its `test_sources`, env build's record, None for a build without one): its decoys' ids, or the
+    result that refused the patch."""
     import json
 
     from sandbox.config import SandboxConfig
     from sandbox.contract import parse_task
-    from sandbox.environments import ENV_FILE
+    from sandbox.environments import ENV_FILE, SOURCES_KEY
     from sandbox.repo_job import RepoPlan, make_repo_plan
 
-    build = tree.parent / "built" / "rt18"
+    build = tree.parent / folder / "rt18"
     build.mkdir(parents=True)
     (build / "repo").symlink_to(tree)
-    (build / ENV_FILE).write_text(json.dumps({"language": "python", "expected": {}}))
+    meta: dict[str, Any] = {"language": "python", "expected": {}}
+    if sources is not None:
+        meta[SOURCES_KEY] = list(sources)
+    (build / ENV_FILE).write_text(json.dumps(meta))
     task: Any = parse_task({"id": "rt18", "kind": "repo", "environment": "rt18", "completion": completion, "test_cmd": cmd,
                             "fail_to_pass": [test_id], "pass_to_pass": [], "report": "pytest"})
     plan = make_repo_plan(task, SandboxConfig(repo_environments=str(build.parent)))
     return plan.decoys if isinstance(plan, RepoPlan) else plan
 
 
-@pytest.mark.xfail(strict=True, reason="rt18 class A, a listed test's code in a source module (imported or inherited "
-                   "into its id's file): the wrong patch rewrites its assertion, no decoy is made of it, graded accepted; "
-                   "fix: protect the file each listed test is defined in (gold run at env build) or refuse such a task")
-@pytest.mark.parametrize("name", list(_SOURCE_BODY))
+_OPEN_A = pytest.mark.xfail(strict=True, reason="rt18 class A, a listed test's expected values in a source module's "
+                            "data (`parametrize('case', CASES)`): no code of the test is there, so env build's record "
+                            "of the files holding tests' code (sources_plugin) does not name it; the wrong patch "
+                            "rewrites the table, graded accepted")
+
+
+@pytest.mark.parametrize("name", [pytest.param(n, marks=_OPEN_A) if n == "expected-values-imported" else n
+                                  for n in _SOURCE_BODY])
 def test_a_listed_test_s_body_in_a_source_module_is_not_paid(name: str, tmp_path: Path) -> None:
-    """Near miss: the wrong add plus the suite's assertions rewritten to the wrong add's values."""
+    """Near miss: the wrong add plus the suite's assertions rewritten to the wrong add's values. Closed where the
+    test's code (its function, or a fixture its module imports) is in pkg/conformance.py: env build's collection
+    records the file (sandbox/repo/sources_plugin.py) and admission refuses a patch touching it."""
     tree = _suite_tree(tmp_path / "env", name)
-    assert _host_grade(tree, _WRONG_ADD + _SUITE_FORGED, f"{_PYTEST} tests", (_SOURCE_BODY[name][1],)) != "accepted"
+    grade = _host_grade(tree, _WRONG_ADD + _SUITE_FORGED, f"{_PYTEST} tests", (_SOURCE_BODY[name][1],))
+    assert grade.startswith("refused: the patch touches a protected path: pkg/conformance.py holds a test's code"), grade
+
+
+@pytest.mark.parametrize("name", ["imported-function", "inherited-method"])
+def test_make_repo_plan_refuses_a_patch_to_a_recorded_test_file(name: str, tmp_path: Path) -> None:
+    """Near miss through make_repo_plan itself: the environment's record (`test_sources` in environment.json, as env
+    build writes it) refuses the suite's forgery, and the wrong add alone (no touch of the suite) is planned; rewrite:
+    the gold is planned."""
+    tree = _suite_tree(tmp_path / "env", name)
+    test_id, cmd = _SOURCE_BODY[name][1], f"{_PYTEST} tests"
+    sources = _record(tree, cmd)
+    assert sources == ("pkg/conformance.py",)
+    plan = _real_plan(tree, _WRONG_ADD + _SUITE_FORGED, cmd, test_id, sources)
+    assert isinstance(plan, dict) and plan["verdict"] == "wrong_answer", plan
+    assert "pkg/conformance.py holds a test's code" in plan["detail"]
+    assert _real_plan(tree, _GOLD, cmd, test_id, sources, "built2") == ()
+    assert _real_plan(tree, _WRONG_ADD, cmd, test_id, sources, "built3") == ()
+
+
+def test_a_plugin_s_fixture_is_the_project_s_code(tmp_path: Path) -> None:
+    """Rewrite: a project that is a pytest plugin (its fixture reaches the tests as a plugin's: `pytest_plugins`, or
+    an entry point) may fix its fixture: the record names the test module alone, and the fix is admitted and graded
+    accepted (pytest-mock's `mocker` in its src/pytest_mock/plugin.py is such a fixture)."""
+    plugin = "import pytest\n\n\n@pytest.fixture\ndef adder():\n    return lambda a, b: a - b\n"
+    tree = _files(tmp_path / "env", {"pkg/__init__.py": "\n", "pkg/plugin.py": plugin, "tests/__init__.py": "\n",
+                                     "conftest.py": "pytest_plugins = ['pkg.plugin']\n",
+                                     "tests/test_plugin.py": "def test_adder(adder):\n    assert adder(1, 2) == 3\n"})
+    cmd, test_id = f"{_PYTEST} tests", "tests/test_plugin.py::test_adder"
+    assert _record(tree, cmd) == ("tests/test_plugin.py",)
+    fix = _diff("pkg/plugin.py", plugin, plugin.replace("a - b", "a + b"))
+    assert _host_grade(tree, fix, cmd, (test_id,)) == "accepted"
+    assert "FAIL_TO_PASS failing" in _host_grade(tree, fix.replace("a + b", "a * b"), cmd, (test_id,))
+
+
+def test_a_test_made_by_a_factory_in_a_source_module_is_recorded(tmp_path: Path) -> None:
+    """Near miss: a test made by a source module's factory (`test_add = make_check(3)`, the closure's code is the
+    factory's module) and one wrapped by a source module's decorator (its innermost `__wrapped__` is the test's own
+    body: the test module, not the decorator's) are recorded where their code is."""
+    checks = ("import functools\n\nfrom pkg.mod import add\n\n\ndef make_check(want):\n    def check():\n"
+              "        assert add(1, 2) == want\n    return check\n\n\ndef slow(f):\n    @functools.wraps(f)\n"
+              "    def run(*a, **k):\n        return f(*a, **k)\n    return run\n")
+    tree = _files(tmp_path / "env", {"pkg/__init__.py": "\n", "pkg/mod.py": _ADD, "pkg/checks.py": checks,
+                                     "pkg/deco.py": checks, "tests/__init__.py": "\n",
+                                     "tests/test_made.py": "from pkg.checks import make_check\nfrom pkg.deco import slow\n"
+                                     "from pkg.mod import add\n\ntest_add = make_check(3)\n\n\n@slow\n"
+                                     "def test_zero():\n    assert add(0, 5) == 5\n"})
+    cmd = f"{_PYTEST} tests"
+    assert _record(tree, cmd) == ("pkg/checks.py", "tests/test_made.py")
+    forged = _WRONG_ADD + _diff("pkg/checks.py", checks, checks.replace("== want", "== 2"))
+    assert "pkg/checks.py holds a test's code" in _host_grade(tree, forged, cmd, ("tests/test_made.py::test_add",))
+    assert _host_grade(tree, _GOLD, cmd, ("tests/test_made.py::test_add", "tests/test_made.py::test_zero")) == "accepted"
 
 
 # ----------------------------------------------------------------- B. doctest examples as one multiset
