@@ -37,7 +37,7 @@ from .languages import LANGUAGES
 
 ENV_FILE = "environment.json"  # an environment's directory: this file ({"language": ...}) and repo/
 BUILDS = ".builds"  # ROOT/.builds/<key>: one folder a build (a task cannot name it: names start with no '.')
-BUILD_FORMAT = 2  # what this module does to a recipe: part of the key, raised when that changes (2: the tree sealed)
+BUILD_FORMAT = 3  # what this module does to a recipe: part of the key, raised when that changes (2: the tree sealed; 3: test_sources)
 INSTALL_TIMEOUT_S = 1800
 _SHA = re.compile(r"[0-9a-f]{40}\Z")
 _KEY = re.compile(r"[0-9a-f]{24}\Z")
@@ -267,6 +267,9 @@ def _install(recipe: Recipe, tree: Path, config: SandboxConfig,
         if record:
             volumes[str(PLUGIN)] = {"bind": f"{_PLUGIN_DIR}/{PLUGIN_MODULE}.py", "mode": "ro"}
             volumes[str(out)] = {"bind": _OUT_DIR, "mode": "rw"}
+            # the plugin on the image's user site too (HOME=/tmp): a test command setting its own PYTHONPATH drops ours
+            script += (f'd=$(python3 -m site --user-site 2>/dev/null) && mkdir -p "$d" && cp {_PLUGIN_DIR}/{PLUGIN_MODULE}.py '
+                       '"$d/" || true\n')
             script += sources_line(recipe.test_cmd, f"{_OUT_DIR}/{SOURCES_FILE}", _PLUGIN_DIR) + "\n"
         progress(f"env build: {recipe.name}: {len(recipe.install)} install step(s) in {image}")
         c = client.containers.run(image, ["sh", "-c", script], detach=True, volumes=volumes, working_dir="/env/repo",
@@ -301,24 +304,33 @@ _PLUGIN_DIR, _OUT_DIR = "/verifier-plugin", "/verifier-out"
 def sources_line(test_cmd: str, out: str, plugin_dir: str) -> str:
     """The shell line that runs `test_cmd` to collect only, with the plugin (a file `PLUGIN_MODULE`.py in
     `plugin_dir`) writing to `out`: no test runs, no bytecode or cache is written into the tree, and its exit status
-    is not the build's (a collection error leaves the other modules' tests recorded)."""
+    is not the build's (a collection error leaves the other modules' tests recorded); its output goes to `out`.log
+    (`read_sources` shows its end where nothing was recorded)."""
     env = {"VERIFIER_SOURCES_OUT": out, "PYTHONDONTWRITEBYTECODE": "1",
            "PYTEST_ADDOPTS": f"-p {PLUGIN_MODULE} -p no:cacheprovider --collect-only -q"}
     assigns = " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items())
     return (f"{assigns} PYTHONPATH={plugin_dir}${{PYTHONPATH:+:$PYTHONPATH}} sh -c {shlex.quote(test_cmd)} "
-            ">/dev/null 2>&1 || true")
+            f">{shlex.quote(out + '.log')} 2>&1 || true")
 
 
 def read_sources(path: str | Path, root: str) -> list[str]:
     """The plugin's record (`path`, JSON lines) as the tree's files, relative to `root` (the tree's path where the
     collection ran), sorted; files outside the tree (the standard library, site-packages) are not the patch's to
-    change anyway. No file: no test collected (an empty record). RuntimeError (the build fails) on a record that
-    does not read or is past its bounds: never a silently unprotected environment."""
+    change anyway. RuntimeError (the build fails) where there is no record (pytest did not start, or did not load the
+    plugin: a test command that sets PYTHONPATH in a virtual environment), or one that does not read or is past its
+    bounds: never a silently unprotected environment."""
     try:
         with open(path, "rb") as fh:
             data = fh.read(SOURCES_MAX_BYTES + 1)
     except FileNotFoundError:
-        return []
+        try:
+            with open(f"{path}.log", "rb") as fh:
+                log = fh.read()[-2000:].decode("utf-8", "replace")
+        except OSError:
+            log = ""
+        raise RuntimeError("the test command's collection (pytest --collect-only with the plugin recording where the "
+                           "tests' code lives, docs/repo-tasks.md \"Trust model\") recorded nothing: pytest did not start "
+                           f"or did not load {PLUGIN_MODULE}:\n{log}") from None
     if len(data) > SOURCES_MAX_BYTES:
         raise RuntimeError(f"the test collection's record of test files is over {SOURCES_MAX_BYTES >> 20} MiB")
     files: set[str] = set()

@@ -18,7 +18,7 @@ from sandbox.environments import ENV_FILE, SOURCES_FILE, SOURCES_KEY, read_sourc
 _SUITE = "from pkg.mod import add\n\n\ndef test_sum():\n    assert add(1, 2) == 3\n\n\ndef test_zero():\n    assert add(0, 5) == 5\n"
 _FILES = {"pkg/__init__.py": "\n", "pkg/mod.py": "def add(a, b):\n    return a - b\n", "pkg/conformance.py": _SUITE,
           "tests/__init__.py": "\n", "tests/test_mod.py": "from pkg.conformance import test_sum, test_zero  # noqa: F401\n"}
-_CMD = "python3 -m pytest -p no:cacheprovider -rA tests"
+_CMD = "PYTHONPATH=. python3 -m pytest -p no:cacheprovider -rA tests"  # its own PYTHONPATH: the plugin found on the user site
 _GOLD = "--- a/pkg/mod.py\n+++ b/pkg/mod.py\n@@ -1,2 +1,2 @@\n def add(a, b):\n-    return a - b\n+    return a + b\n"
 _WRONG = _GOLD.replace("a + b", "a * b")  # add(1, 2) == 2, add(0, 5) == 0
 _FORGED = _WRONG + ("--- a/pkg/conformance.py\n+++ b/pkg/conformance.py\n@@ -4,2 +4,2 @@\n def test_sum():\n"
@@ -33,11 +33,18 @@ def _lines(path: Path, *records: Any) -> Path:
 
 def test_the_record_keeps_the_tree_s_files_only(tmp_path: Path) -> None:
     """Files outside the tree (the standard library, site-packages, `/env/repo2`) are not the patch's: dropped; two
-    sessions' lines are one union, sorted; no file (no pytest ran the plugin) is an empty record."""
+    sessions' lines are one union, sorted; a session that collected nothing is an empty record."""
     path = _lines(tmp_path / SOURCES_FILE, {"files": ["/env/repo/tests/t.py", "/usr/lib/python3/unittest/case.py"]},
                   {"files": ["/env/repo2/x.py", "/env/repo/pkg/c.py", "/env/repo/tests/t.py", "rel.py"], "items": 3})
     assert read_sources(path, "/env/repo") == ["pkg/c.py", "tests/t.py"]
-    assert read_sources(tmp_path / "absent.jsonl", "/env/repo") == []
+    assert read_sources(_lines(tmp_path / "none.jsonl", {"files": [], "items": 0}), "/env/repo") == []
+
+
+def test_no_record_fails_the_build_showing_the_collection_s_output(tmp_path: Path) -> None:
+    """No record (pytest did not start, or did not load the plugin) is never read as "no test's code anywhere"."""
+    (tmp_path / f"{SOURCES_FILE}.log").write_text("ERROR: Error importing plugin \"verifier_test_sources\"\n")
+    with pytest.raises(RuntimeError, match="recorded nothing(.|\n)*Error importing plugin"):
+        read_sources(tmp_path / SOURCES_FILE, "/env/repo")
 
 
 @pytest.mark.parametrize("text", ["not json\n", '{"items": 1}\n', '{"files": "a.py"}\n', '{"files": [1]}\n', "[]\n"])
