@@ -99,8 +99,28 @@ def test_the_collection_line_runs_a_command_with_quotes_and_no_test(tmp_path: Pa
     line = sources_line(f"{sys.executable} -m pytest -k 'test_a or test_b' tests", str(rec / SOURCES_FILE), str(rec))
     subprocess.run(line, shell=True, cwd=tree, check=True, timeout=300)
     assert read_sources(rec / SOURCES_FILE, str(tree.resolve())) == ["tests/test_a.py"]
-    assert json.loads((rec / SOURCES_FILE).read_text())["items"] == 2
+    assert [json.loads(line)["items"] for line in (rec / SOURCES_FILE).read_text().splitlines()] == [0, 2]  # loaded, collected
     assert not (tree / "ran").exists() and not list(tree.rglob("__pycache__"))
+
+
+def test_a_command_naming_a_file_only_the_test_patch_adds_records_nothing(tmp_path: Path) -> None:
+    """pytest stops before collecting (the file the command names is the test patch's, absent at env build): the
+    plugin was loaded, so the record is empty, not missing (the build goes on; the other rules alone)."""
+    import shutil
+    import sys
+
+    from sandbox.environments import PLUGIN, PLUGIN_MODULE
+
+    tree = tmp_path / "tree"
+    (tree / "tests").mkdir(parents=True)
+    (tree / "tests" / "test_a.py").write_text("def test_a():\n    pass\n")
+    rec = tmp_path / "rec"
+    rec.mkdir()
+    shutil.copyfile(PLUGIN, rec / f"{PLUGIN_MODULE}.py")
+    line = sources_line(f"{sys.executable} -m pytest tests/test_new.py", str(rec / SOURCES_FILE), str(rec))
+    subprocess.run(line, shell=True, cwd=tree, check=True, timeout=300)
+    assert "not found" in (rec / f"{SOURCES_FILE}.log").read_text()
+    assert read_sources(rec / SOURCES_FILE, str(tree.resolve())) == []
 
 
 @pytest.mark.docker

@@ -49,6 +49,18 @@ def item_code_files(item):
     return [n for n in names if n]
 
 
+def _write(record):
+    with open(os.environ[OUT], "a") as fh:
+        fh.write(json.dumps(record) + "\n")
+
+
+def pytest_configure(config):
+    """An empty line first: the plugin was loaded (a collection that then stops, a test file the command names that
+    only the task's test patch adds, records no file, which the host tells from a plugin never loaded)."""
+    if os.environ.get(OUT):
+        _write({"files": [], "items": 0})
+
+
 def pytest_collection_finish(session):
     """Record every collected test's code files (module doctests are check_doctests' part: skipped)."""
     out = os.environ.get(OUT)
@@ -63,5 +75,4 @@ def pytest_collection_finish(session):
         except Exception:  # an attribute that raises: the item records nothing, the collection goes on
             names = []
         files.update(os.path.realpath(n) for n in names)
-    with open(out, "a") as fh:
-        fh.write(json.dumps({"files": sorted(files), "items": len(session.items)}) + "\n")
+    _write({"files": sorted(files), "items": len(session.items)})
