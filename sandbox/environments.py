@@ -20,6 +20,7 @@ import hashlib
 import json
 import os
 import re
+import shlex
 import shutil
 import stat
 import subprocess
@@ -36,7 +37,7 @@ from .languages import LANGUAGES
 
 ENV_FILE = "environment.json"  # an environment's directory: this file ({"language": ...}) and repo/
 BUILDS = ".builds"  # ROOT/.builds/<key>: one folder a build (a task cannot name it: names start with no '.')
-BUILD_FORMAT = 2  # what this module does to a recipe: part of the key, raised when that changes (2: the tree sealed)
+BUILD_FORMAT = 3  # what this module does to a recipe: part of the key, raised when that changes (2: the tree sealed; 3: test_sources)
 INSTALL_TIMEOUT_S = 1800
 _SHA = re.compile(r"[0-9a-f]{40}\Z")
 _KEY = re.compile(r"[0-9a-f]{24}\Z")
@@ -189,12 +190,15 @@ def build_environment(recipe: Recipe, root: str | Path, config: SandboxConfig | 
         tmp = Path(tempfile.mkdtemp(prefix=f".{key}.", dir=builds))
         try:
             _checkout(recipe.repo, commit, tmp / "repo")
+            sources: list[str] | None = None
             if recipe.install:
-                _install(recipe, tmp / "repo", config or SandboxConfig(), progress)
+                sources = _install(recipe, tmp / "repo", config or SandboxConfig(), progress)
             shutil.rmtree(tmp / "repo" / ".git", ignore_errors=True)
             seal(str(tmp / "repo"))  # writable by its owner alone (sandbox/repo/apply.py `sealed`: a task must not change it)
             meta = {"language": recipe.language, "name": recipe.name, "key": key, "commit": commit,
                     "test_cmd": recipe.test_cmd, "report": recipe.report, "install": list(recipe.install)}
+            if sources is not None:
+                meta[SOURCES_KEY] = sources
             (tmp / ENV_FILE).write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
             tmp.chmod(0o755)
             if force and dest.exists():
@@ -239,14 +243,18 @@ def _checkout(source: str, commit: str, dest: Path) -> None:
     _git("-C", str(dest), "-c", "advice.detachedHead=false", "checkout", "-q", "--detach", commit)
 
 
-def _install(recipe: Recipe, tree: Path, config: SandboxConfig, progress: Callable[[str], None]) -> None:
+def _install(recipe: Recipe, tree: Path, config: SandboxConfig,
+             progress: Callable[[str], None]) -> list[str] | None:
     """Run the install steps in a container of the language's sandbox image (the interpreter the tests
-    run under), as this user so the files are ours, the tree at /env/repo, the wheels at /wheels."""
+    run under), as this user so the files are ours, the tree at /env/repo, the wheels at /wheels; then,
+    for a pytest recipe, the test command's collection with our plugin (`sources_line`): the files that
+    hold a collected test's code, returned (None: not a pytest recipe)."""
     import docker
 
     from .build import find_image
 
     client = docker.DockerClient(base_url=config.docker_url) if config.docker_url else docker.from_env()
+    out = Path(tempfile.mkdtemp(prefix=".sources.", dir=tree.parent))  # beside the tree: the build's own folder
     try:
         image = find_image(client, recipe.language, config.image_prefix)
         if image is None:
@@ -255,6 +263,14 @@ def _install(recipe: Recipe, tree: Path, config: SandboxConfig, progress: Callab
         if recipe.wheels:
             volumes[recipe.wheels] = {"bind": "/wheels", "mode": "ro"}
         script = "set -e\n" + "\n".join(recipe.install) + "\n"
+        record = recipe.language == "python" and recipe.report in ("pytest", "pytest-log")
+        if record:
+            volumes[str(PLUGIN)] = {"bind": f"{_PLUGIN_DIR}/{PLUGIN_MODULE}.py", "mode": "ro"}
+            volumes[str(out)] = {"bind": _OUT_DIR, "mode": "rw"}
+            # the plugin on the image's user site too (HOME=/tmp): a test command setting its own PYTHONPATH drops ours
+            script += (f'd=$(python3 -m site --user-site 2>/dev/null) && mkdir -p "$d" && cp {_PLUGIN_DIR}/{PLUGIN_MODULE}.py '
+                       '"$d/" || true\n')
+            script += sources_line(recipe.test_cmd, f"{_OUT_DIR}/{SOURCES_FILE}", _PLUGIN_DIR) + "\n"
         progress(f"env build: {recipe.name}: {len(recipe.install)} install step(s) in {image}")
         c = client.containers.run(image, ["sh", "-c", script], detach=True, volumes=volumes, working_dir="/env/repo",
                                   user=f"{os.getuid()}:{os.getgid()}", environment={"HOME": "/tmp"},
@@ -266,8 +282,77 @@ def _install(recipe: Recipe, tree: Path, config: SandboxConfig, progress: Callab
                 raise RuntimeError(f"{recipe.name}: the install steps exited {rc}:\n{log}")
         finally:
             c.remove(force=True)
+        return read_sources(out / SOURCES_FILE, "/env/repo") if record else None
     finally:
+        shutil.rmtree(out, ignore_errors=True)
         client.close()
+
+
+# ----------------------------------------------------------------------------- where the tests' code lives
+# At env build the test command collects its tests once with our plugin (sandbox/repo/sources_plugin.py) on the
+# environment's own tree, and environment.json keeps the files that hold a collected test's code (SOURCES_KEY): a
+# patch may not touch one (sandbox/repo_job.py `environment_sources`; docs/repo-tasks.md "Trust model"; rt18 class A).
+SOURCES_KEY = "test_sources"
+PLUGIN = Path(__file__).resolve().parent / "repo" / "sources_plugin.py"
+PLUGIN_MODULE = "verifier_test_sources"  # the name it is loaded by (`-p`): no project's module
+SOURCES_FILE = "sources.jsonl"
+SOURCES_MAX_BYTES = 16 << 20  # the plugin's output read at most: a tree's files, one path each
+SOURCES_MAX_FILES = 100_000
+_PLUGIN_DIR, _OUT_DIR = "/verifier-plugin", "/verifier-out"
+
+
+def sources_line(test_cmd: str, out: str, plugin_dir: str) -> str:
+    """The shell line that runs `test_cmd` to collect only, with the plugin (a file `PLUGIN_MODULE`.py in
+    `plugin_dir`) writing to `out`: no test runs, no bytecode or cache is written into the tree, and its exit status
+    is not the build's (a collection error leaves the other modules' tests recorded); its output goes to `out`.log
+    (`read_sources` shows its end where nothing was recorded)."""
+    env = {"VERIFIER_SOURCES_OUT": out, "PYTHONDONTWRITEBYTECODE": "1",
+           "PYTEST_ADDOPTS": f"-p {PLUGIN_MODULE} -p no:cacheprovider --collect-only -q"}
+    assigns = " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items())
+    return (f"{assigns} PYTHONPATH={plugin_dir}${{PYTHONPATH:+:$PYTHONPATH}} sh -c {shlex.quote(test_cmd)} "
+            f">{shlex.quote(out + '.log')} 2>&1 || true")
+
+
+def read_sources(path: str | Path, root: str) -> list[str]:
+    """The plugin's record (`path`, JSON lines) as the tree's files, relative to `root` (the tree's path where the
+    collection ran), sorted; files outside the tree (the standard library, site-packages) are not the patch's to
+    change anyway. RuntimeError (the build fails) where there is no record (pytest did not start, or did not load the
+    plugin: a test command that sets PYTHONPATH in a virtual environment), or one that does not read or is past its
+    bounds: never a silently unprotected environment."""
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read(SOURCES_MAX_BYTES + 1)
+    except FileNotFoundError:
+        try:
+            with open(f"{path}.log", "rb") as fh:
+                log = fh.read()[-2000:].decode("utf-8", "replace")
+        except OSError:
+            log = ""
+        raise RuntimeError("the test command's collection (pytest --collect-only with the plugin recording where the "
+                           "tests' code lives, docs/repo-tasks.md \"Trust model\") recorded nothing: pytest did not start "
+                           f"or did not load {PLUGIN_MODULE}:\n{log}") from None
+    if len(data) > SOURCES_MAX_BYTES:
+        raise RuntimeError(f"the test collection's record of test files is over {SOURCES_MAX_BYTES >> 20} MiB")
+    files: set[str] = set()
+    for line in data.splitlines():
+        try:
+            names = json.loads(line)["files"]
+        except (ValueError, KeyError, TypeError):
+            raise RuntimeError("the test collection's record of test files does not read") from None
+        if not (isinstance(names, list) and all(isinstance(n, str) for n in names)):
+            raise RuntimeError("the test collection's record of test files does not read")
+        files.update(rel for rel in (_relative(n, root) for n in names) if rel)
+    if len(files) > SOURCES_MAX_FILES:
+        raise RuntimeError(f"the test collection recorded over {SOURCES_MAX_FILES} files holding tests")
+    return sorted(files)
+
+
+def _relative(name: str, root: str) -> str | None:
+    """`name` (an absolute path) relative to `root`, None where it is not inside it."""
+    if not os.path.isabs(name):
+        return None
+    rel = os.path.relpath(os.path.normpath(name), root)
+    return None if rel == "." or rel.startswith("../") or rel == ".." else rel
 
 
 def _point(root: Path, name: str, key: str) -> None:

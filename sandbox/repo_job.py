@@ -28,7 +28,7 @@ from . import checks
 from .backend import ENV_MOUNT
 from .config import SandboxConfig
 from .keys import reuse_key
-from .environments import ENV_FILE
+from .environments import ENV_FILE, SOURCES_KEY
 from .contract import DETAIL_MAX, EXTRACT_MAX, HOST_FAULTS, RepoTask, code_outcome, test_result
 from .languages import LANGUAGES, Language
 from .plan import InfraFailure, guarded, new_job_dir
@@ -190,11 +190,29 @@ def environment_expected(build: str) -> dict[str, str]:
     return expected
 
 
+def environment_sources(build: str) -> frozenset[str]:
+    """The files the environment's test collection found a test's code in (`test_sources` in environment.json,
+    sandbox/environments.py `read_sources`; rt18 A: a test imported or inherited from a source module): protected
+    from the patch (`check_admitted`). A build made before the record, or with no install container, has none (the
+    other rules alone); a malformed record is the environment's fault, not retryable."""
+    try:
+        with open(os.path.join(build, ENV_FILE), encoding="utf-8") as fh:
+            sources = json.load(fh).get(SOURCES_KEY, [])
+    except (OSError, ValueError, AttributeError) as e:
+        raise InfraFailure(f"environment build {os.path.basename(build)!r} is broken ({type(e).__name__})",
+                           retryable=False) from None
+    if not (isinstance(sources, list) and all(isinstance(p, str) for p in sources)):
+        raise InfraFailure(f"environment build {os.path.basename(build)!r} is broken: `{SOURCES_KEY}` is not a list "
+                           "of paths", retryable=False)
+    return frozenset(sources)
+
+
 def make_repo_plan(task: RepoTask, config: SandboxConfig) -> RepoPlan | dict:
     """The plan, or the result when the patch decides it before anything runs (module docstring)."""
     env = environment_language(config.repo_environments, task.environment)
     tree, lang = env.tree, env.lang
     expected = environment_expected(env.build)  # the same build as the tree, whatever the name points at now
+    sources = environment_sources(env.build)
     try:
         patch = read_patch(task.completion)
     except PatchError as e:
@@ -212,7 +230,7 @@ def make_repo_plan(task: RepoTask, config: SandboxConfig) -> RepoPlan | dict:
     command = command_files(task.test_cmd, tree)
     try:
         check_admitted(patch, lang.name, lambda path: tree_kind(tree, path), (*(tests.paths if tests else ()), *listed),
-                       command)
+                       command, sources)
         apply_patch(tree, patch, overrides, "the patch")
         check_config_sections(*config_texts(tree, overrides))
         if command.doctest_modules:

@@ -89,15 +89,17 @@ def _new(path: str, text: str) -> str:
     return f"--- /dev/null\n+++ b/{path}\n@@ -0,0 +1 @@\n+{text}\n"
 
 
-def _refusal(tree: Path, diff: str, cmd: str, language: str = "python", ids: tuple[str, ...] = ()) -> str:
+def _refusal(tree: Path, diff: str, cmd: str, language: str = "python", ids: tuple[str, ...] = (),
+             sources: tuple[str, ...] = ()) -> str:
     """check_admitted as make_repo_plan calls it (no test patch: the tests are the environment's; `ids` the task's
-    listed test ids); "" when admitted, else the PatchError's text (read_patch's or check_admitted's)."""
+    listed test ids; `sources` the environment's recorded test code files); "" when admitted, else the PatchError's
+    text (read_patch's or check_admitted's)."""
     from sandbox.repo.apply import tree_kind
     from sandbox.repo.patch import PatchError, check_admitted, command_files, listed_test_files, read_patch
 
     try:
         check_admitted(read_patch(diff), language, lambda p: tree_kind(str(tree), p), listed_test_files(ids),
-                       command_files(cmd, str(tree)))
+                       command_files(cmd, str(tree)), sources)
     except PatchError as e:
         return str(e) or "refused"
     return ""
@@ -169,8 +171,9 @@ _SOURCE_BESIDE = {  # name: (files, test command, ids, a source file the dataset
     "pyproject-python_files": ({"pyproject.toml": '[tool.pytest.ini_options]\npython_files = ["check_*.py"]\n',
                                 "pkg/checker.py": "x\n"}, _C, (), "pkg/checker.py"),
     "testing-without-unittest": ({"pkg/testing.py": "x\n"}, _C, (), "pkg/testing.py"),
-    "module-doctest-id": ({"pkg/util.py": "x\n"}, f"{_PYTEST} --doctest-modules pkg", ("pkg/util.py::pkg.util.f",),
-                          "pkg/util.py"),
+    # a module whose doctests are not listed (rt18 B: a listed module doctest's file is the dataset's whole)
+    "another-module-s-doctest-id": ({"pkg/util.py": "x\n", "pkg/other.py": "x\n"}, f"{_PYTEST} --doctest-modules pkg",
+                                    ("pkg/other.py::pkg.other.f",), "pkg/util.py"),
     "go-test-name": ({**_GO, "pkg/other.go": "x\n"}, "go test ./...", ("TestX", "TestX/sub"), "pkg/other.go"),
 }
 
@@ -178,7 +181,7 @@ _SOURCE_BESIDE = {  # name: (files, test command, ids, a source file the dataset
 @pytest.mark.parametrize("name", list(_SOURCE_BESIDE))
 def test_a_source_file_the_dataset_s_discovery_does_not_collect_is_admitted(name: str, tmp_path: Path) -> None:
     """Rewrite: the right patch plus a change to a source file beside the tests that no discovery rule nor listed id
-    names (a module doctest's file is source: its docstring is the test, not the file; go names no file by id)."""
+    names (a module whose doctests are not listed is source; go names no file by id)."""
     files, cmd, ids, path = _SOURCE_BESIDE[name]
     language = "go" if "go.mod" in files else "python"
     fix = _FIX if language == "python" else _GO_FIX
@@ -192,14 +195,15 @@ def test_a_source_file_the_dataset_s_discovery_does_not_collect_is_admitted(name
 
 
 def test_listed_test_ids_name_their_files() -> None:
-    """The ids' formats the corpus and results.py know: pytest node ids (a module's file; a text doctest's file; not a
-    module doctest's), go test names, jest/mocha titles (no file)."""
+    """The ids' formats the corpus and results.py know: pytest node ids (a module's file; a text doctest's file; a
+    module doctest's file, rt18 B), go test names, jest/mocha titles (no file)."""
     from sandbox.repo.patch import listed_test_files
 
     ids = ("pkg/tests.py::test_x", "unittests/core.py::C::test_y[a::b]", "README.rst::README.rst",
            "pkg/util.py::pkg.util.f", "pkg/t.py::test_z[1.5]", "./a/test_b.py::t", "../x.py::t", "/abs.py::t",
            "TestX/sub", "outer > inner > it works")
-    assert listed_test_files(ids) == ("pkg/tests.py", "unittests/core.py", "README.rst", "pkg/t.py", "a/test_b.py")
+    assert listed_test_files(ids) == ("pkg/tests.py", "unittests/core.py", "README.rst", "pkg/util.py", "pkg/t.py",
+                                      "a/test_b.py")
 
 
 def _forged_doctest(files: dict[str, str], path: str) -> str:
@@ -227,13 +231,13 @@ def test_a_doctest_glob_s_text_file_is_a_test(where: str, tmp_path: Path) -> Non
 _MODULE_DOCTEST = {"pkg/util.py": '"""\n>>> from pkg.mod import X; X\n1\n"""\n\n\ndef f():\n    return 1\n'}
 
 
-def _refusal_applied(tree: Path, diff: str, cmd: str) -> str:
+def _refusal_applied(tree: Path, diff: str, cmd: str, sources: tuple[str, ...] = (), ids: tuple[str, ...] = ()) -> str:
     """`_refusal`, then the checks make_repo_plan makes on the patched tree (the patch applied to overrides): pytest's
     sections and, under --doctest-modules, the environment's doctest examples (`check_doctests`)."""
     from sandbox.repo.apply import config_texts, read_current
     from sandbox.repo.patch import PatchError, check_config_sections, check_doctests, command_files, read_patch
 
-    refused = _refusal(tree, diff, cmd)
+    refused = _refusal(tree, diff, cmd, ids=ids, sources=sources)
     if refused:
         return refused
     overrides: dict[str, bytes | None] = {}

@@ -7,7 +7,7 @@ the code under test is not hostile here) with the product's PYTEST_ADDOPTS, its 
 resolved by `resolve` as `_verdict` does (`_host_grade`); make_repo_plan itself is called on a hand-built environment
 directory (`_real_plan`) to show it plants no decoy for classes A and B.
 
-FINDINGS (21 strict xfails in 5 classes; A, B and C pay a WRONG patch 1.0 through the host-side grade, the runner NOT
+FINDINGS (21 strict xfails in 5 classes as found; 12 left, STATUS below; A, B and C paid a WRONG patch 1.0 through the host-side grade, the runner NOT
 fooled at all: the test that runs is the dataset's id, its code or expected value the patch's):
 A. A listed test's body lives in a source module (RED-TEAM class 1/4; not rt17 2's helper, the test itself): a test
    module imports its tests (`from pkg.conformance import test_add_small`) or inherits them (`class TestAdd(AddChecks)`)
@@ -56,6 +56,13 @@ E. A RIGHT patch refused (class 6 of rt17, new rows): a discovery pattern applie
    module, listed or not (a deprecated function removed with its doctest) (2). Fix idea: compare only the listed
    module doctests' docstrings, each as doctest finds it (which closes B too); the gold patch's examples, stored at
    env build, admitted as the dataset's.
+STATUS (h33g): A closed but for the expected values a test takes from a source module's data (`CASES`, 1 strict xfail):
+env build runs the test command's collection with sandbox/repo/sources_plugin.py and stores the files holding a
+collected test's code or a fixture its module imports (`test_sources`); admission refuses a patch touching one
+(`_host_grade` records the tree as env build does, `_record`). B closed, and C where the doctest is listed (a -c
+configuration, xdoctest's ids): a listed module doctest's file is the dataset's whole (`listed_test_files`; a patch
+rebinding the doctest's name is refused too, which no reading of the text sees). Open: C's `doctest.testmod` in a
+listed test (1 strict xfail: a collection does not see what a test runs), D, E.
 HELD (passing, each attack's condition asserted): under --doctest-modules a `# doctest: +SKIP` or `+ELLIPSIS` directive
 added to a kept example, and its expected output widened to `...`, are refused; a listed id with parameters holding
 `::`, `.` or `/`, a class, `./` or `a/../` protects its file; `python_files` with several lines or `:` as delimiter,
@@ -110,7 +117,7 @@ def _host_grade(tree: Path, completion: str, cmd: str, f2p: tuple[str, ...], p2p
     from sandbox.repo.results import junit_key, parse_pytest
     from sandbox.repo_job import _plant_decoys
 
-    refused = _refusal_applied(tree, completion, cmd)
+    refused = _refusal_applied(tree, completion, cmd, _record(tree, cmd), (*f2p, *p2p))
     if refused:
         return "refused: " + refused
     task: Any = parse_task({"id": "rt18", "kind": "repo", "environment": "rt18", "completion": completion,
@@ -146,6 +153,23 @@ def _pytest_run(work: Path, cmd: str, env: dict[str, str] | None = None) -> subp
     clean |= {"PYTHONDONTWRITEBYTECODE": "1", **(env or {})}
     return subprocess.run(f"{sys.executable} {cmd[len('python3 '):]}", shell=True, cwd=work, env=clean, text=True,
                           capture_output=True, timeout=300)
+
+
+def _record(tree: Path, cmd: str) -> tuple[str, ...]:
+    """What env build records of `tree` (sandbox/environments.py: its `sources_line` run by the environment's
+    interpreter, here this one's pytest, with the product's plugin file under its module name; `read_sources`): the
+    files that hold a collected test's code."""
+    from sandbox.environments import PLUGIN, PLUGIN_MODULE, SOURCES_FILE, read_sources, sources_line
+
+    assert cmd.startswith("python3 ")
+    rec = tree.parent / f"{tree.name}-record"
+    shutil.rmtree(rec, ignore_errors=True)
+    rec.mkdir()
+    shutil.copyfile(PLUGIN, rec / f"{PLUGIN_MODULE}.py")
+    line = sources_line(f"{sys.executable} {cmd[len('python3 '):]}", str(rec / SOURCES_FILE), str(rec))
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST", "PYTHON", "COV"))}
+    subprocess.run(line, shell=True, cwd=tree, env=clean, timeout=300, check=True)
+    return tuple(read_sources(rec / SOURCES_FILE, os.path.realpath(tree)))
 
 
 def _collected(tree: Path, cmd: str) -> str:
@@ -199,34 +223,96 @@ def test_a_test_defined_in_a_source_module_grades_its_gold_and_wrong_patch(name:
     assert _real_plan(tmp_path / "env", _GOLD, f"{_PYTEST} tests", test_id) == ()  # make_repo_plan itself: no decoy
 
 
-def _real_plan(tree: Path, completion: str, cmd: str, test_id: str) -> object:
+def _real_plan(tree: Path, completion: str, cmd: str, test_id: str, sources: tuple[str, ...] | None = None,
+               folder: str = "built") -> object:
     """make_repo_plan's own plan for `tree` as a built environment (environment.json beside repo/, host-side: nothing
-    runs): its decoys' ids, or the result that refused the patch."""
+    runs; `sources`: its `test_sources`, env build's record, None for a build without one): its decoys' ids, or the
+    result that refused the patch."""
     import json
 
     from sandbox.config import SandboxConfig
     from sandbox.contract import parse_task
-    from sandbox.environments import ENV_FILE
+    from sandbox.environments import ENV_FILE, SOURCES_KEY
     from sandbox.repo_job import RepoPlan, make_repo_plan
 
-    build = tree.parent / "built" / "rt18"
+    build = tree.parent / folder / "rt18"
     build.mkdir(parents=True)
     (build / "repo").symlink_to(tree)
-    (build / ENV_FILE).write_text(json.dumps({"language": "python", "expected": {}}))
+    meta: dict[str, Any] = {"language": "python", "expected": {}}
+    if sources is not None:
+        meta[SOURCES_KEY] = list(sources)
+    (build / ENV_FILE).write_text(json.dumps(meta))
     task: Any = parse_task({"id": "rt18", "kind": "repo", "environment": "rt18", "completion": completion, "test_cmd": cmd,
                             "fail_to_pass": [test_id], "pass_to_pass": [], "report": "pytest"})
     plan = make_repo_plan(task, SandboxConfig(repo_environments=str(build.parent)))
     return plan.decoys if isinstance(plan, RepoPlan) else plan
 
 
-@pytest.mark.xfail(strict=True, reason="rt18 class A, a listed test's code in a source module (imported or inherited "
-                   "into its id's file): the wrong patch rewrites its assertion, no decoy is made of it, graded accepted; "
-                   "fix: protect the file each listed test is defined in (gold run at env build) or refuse such a task")
-@pytest.mark.parametrize("name", list(_SOURCE_BODY))
+_OPEN_A = pytest.mark.xfail(strict=True, reason="rt18 class A, a listed test's expected values in a source module's "
+                            "data (`parametrize('case', CASES)`): no code of the test is there, so env build's record "
+                            "of the files holding tests' code (sources_plugin) does not name it; the wrong patch "
+                            "rewrites the table, graded accepted")
+
+
+@pytest.mark.parametrize("name", [pytest.param(n, marks=_OPEN_A) if n == "expected-values-imported" else n
+                                  for n in _SOURCE_BODY])
 def test_a_listed_test_s_body_in_a_source_module_is_not_paid(name: str, tmp_path: Path) -> None:
-    """Near miss: the wrong add plus the suite's assertions rewritten to the wrong add's values."""
+    """Near miss: the wrong add plus the suite's assertions rewritten to the wrong add's values. Closed where the
+    test's code (its function, or a fixture its module imports) is in pkg/conformance.py: env build's collection
+    records the file (sandbox/repo/sources_plugin.py) and admission refuses a patch touching it."""
     tree = _suite_tree(tmp_path / "env", name)
-    assert _host_grade(tree, _WRONG_ADD + _SUITE_FORGED, f"{_PYTEST} tests", (_SOURCE_BODY[name][1],)) != "accepted"
+    grade = _host_grade(tree, _WRONG_ADD + _SUITE_FORGED, f"{_PYTEST} tests", (_SOURCE_BODY[name][1],))
+    assert grade.startswith("refused: the patch touches a protected path: pkg/conformance.py holds a test's code"), grade
+
+
+@pytest.mark.parametrize("name", ["imported-function", "inherited-method"])
+def test_make_repo_plan_refuses_a_patch_to_a_recorded_test_file(name: str, tmp_path: Path) -> None:
+    """Near miss through make_repo_plan itself: the environment's record (`test_sources` in environment.json, as env
+    build writes it) refuses the suite's forgery, and the wrong add alone (no touch of the suite) is planned; rewrite:
+    the gold is planned."""
+    tree = _suite_tree(tmp_path / "env", name)
+    test_id, cmd = _SOURCE_BODY[name][1], f"{_PYTEST} tests"
+    sources = _record(tree, cmd)
+    assert sources == ("pkg/conformance.py",)
+    plan = _real_plan(tree, _WRONG_ADD + _SUITE_FORGED, cmd, test_id, sources)
+    assert isinstance(plan, dict) and plan["verdict"] == "wrong_answer", plan
+    assert "pkg/conformance.py holds a test's code" in plan["detail"]
+    assert _real_plan(tree, _GOLD, cmd, test_id, sources, "built2") == ()
+    assert _real_plan(tree, _WRONG_ADD, cmd, test_id, sources, "built3") == ()
+
+
+def test_a_plugin_s_fixture_is_the_project_s_code(tmp_path: Path) -> None:
+    """Rewrite: a project that is a pytest plugin (its fixture reaches the tests as a plugin's: `pytest_plugins`, or
+    an entry point) may fix its fixture: the record names the test module alone, and the fix is admitted and graded
+    accepted (pytest-mock's `mocker` in its src/pytest_mock/plugin.py is such a fixture)."""
+    plugin = "import pytest\n\n\n@pytest.fixture\ndef adder():\n    return lambda a, b: a - b\n"
+    tree = _files(tmp_path / "env", {"pkg/__init__.py": "\n", "pkg/plugin.py": plugin, "tests/__init__.py": "\n",
+                                     "conftest.py": "pytest_plugins = ['pkg.plugin']\n",
+                                     "tests/test_plugin.py": "def test_adder(adder):\n    assert adder(1, 2) == 3\n"})
+    cmd, test_id = f"{_PYTEST} tests", "tests/test_plugin.py::test_adder"
+    assert _record(tree, cmd) == ("tests/test_plugin.py",)
+    fix = _diff("pkg/plugin.py", plugin, plugin.replace("a - b", "a + b"))
+    assert _host_grade(tree, fix, cmd, (test_id,)) == "accepted"
+    assert "FAIL_TO_PASS failing" in _host_grade(tree, fix.replace("a + b", "a * b"), cmd, (test_id,))
+
+
+def test_a_test_made_by_a_factory_in_a_source_module_is_recorded(tmp_path: Path) -> None:
+    """Near miss: a test made by a source module's factory (`test_add = make_check(3)`, the closure's code is the
+    factory's module) and one wrapped by a source module's decorator (its innermost `__wrapped__` is the test's own
+    body: the test module, not the decorator's) are recorded where their code is."""
+    checks = ("import functools\n\nfrom pkg.mod import add\n\n\ndef make_check(want):\n    def check():\n"
+              "        assert add(1, 2) == want\n    return check\n\n\ndef slow(f):\n    @functools.wraps(f)\n"
+              "    def run(*a, **k):\n        return f(*a, **k)\n    return run\n")
+    tree = _files(tmp_path / "env", {"pkg/__init__.py": "\n", "pkg/mod.py": _ADD, "pkg/checks.py": checks,
+                                     "pkg/deco.py": checks, "tests/__init__.py": "\n",
+                                     "tests/test_made.py": "from pkg.checks import make_check\nfrom pkg.deco import slow\n"
+                                     "from pkg.mod import add\n\ntest_add = make_check(3)\n\n\n@slow\n"
+                                     "def test_zero():\n    assert add(0, 5) == 5\n"})
+    cmd = f"{_PYTEST} tests"
+    assert _record(tree, cmd) == ("pkg/checks.py", "tests/test_made.py")
+    forged = _WRONG_ADD + _diff("pkg/checks.py", checks, checks.replace("== want", "== 2"))
+    assert "pkg/checks.py holds a test's code" in _host_grade(tree, forged, cmd, ("tests/test_made.py::test_add",))
+    assert _host_grade(tree, _GOLD, cmd, ("tests/test_made.py::test_add", "tests/test_made.py::test_zero")) == "accepted"
 
 
 # ----------------------------------------------------------------- B. doctest examples as one multiset
@@ -270,18 +356,37 @@ def test_the_listed_doctest_grades_its_gold_and_wrong_patch(util: str, tmp_path:
     assert _real_plan(tree, _GOLD, _DOCTEST_CMD, _DOCTEST_ID) == ()  # make_repo_plan: a module doctest gets no decoy
 
 
-@pytest.mark.xfail(strict=True, reason="rt18 class B, check_doctests compares a module's examples as one multiset, not "
-                   "each docstring's sequence: an example inserted before a kept one, or one moved out of the listed "
-                   "docstring, or a docstring made at import from a template, passes the listed doctest with wrong code; fix: "
-                   "each docstring's examples in order, and the docstrings compared as doctest finds them")
 @pytest.mark.parametrize("name", list(_FORGERIES))
 def test_a_reordered_doctest_is_not_paid(name: str, tmp_path: Path) -> None:
     """Near miss: the wrong add plus the listed docstring's examples reordered, none changed or removed, or the value
-    its template is formatted with changed."""
+    its template is formatted with changed. Closed: a listed module doctest's file is the dataset's whole
+    (`listed_test_files`): the module's code makes the doctest it runs, so no reading of its text is sound."""
     env, text = _FORGERIES[name]
     tree = _util_tree(tmp_path / "env", util=env)
     forged = _WRONG_ADD + _diff("pkg/util.py", env, text)
-    assert _host_grade(tree, forged, _DOCTEST_CMD, (_DOCTEST_ID,)) != "accepted"
+    grade = _host_grade(tree, forged, _DOCTEST_CMD, (_DOCTEST_ID,))
+    assert grade.startswith("refused: the patch touches a protected path: pkg/util.py is one of the task's test "
+                            "files"), grade
+
+
+def test_a_doctest_s_module_rebinding_its_function_is_refused(tmp_path: Path) -> None:
+    """Near miss no reading of the text can see: the listed docstring kept byte for byte, the name rebound at import
+    to a function whose docstring passes with the wrong add (doctest finds `pkg.util.total` in the module's namespace:
+    the patch's). Every example of the environment is kept, so check_doctests alone admits it; the listed doctest's
+    module is refused whole."""
+    from sandbox.repo.patch import doctest_examples
+
+    fake = ('\n\ndef _total(xs):\n    """The sum of xs.\n\n    >>> total([1, 2])\n    2\n    """\n    return 2\n\n\n'
+            "_total.__name__ = _total.__qualname__ = 'total'\ntotal = _total\n")
+    tree = _util_tree(tmp_path / "env")
+    assert not doctest_examples(_UTIL) - doctest_examples(_UTIL + fake)
+    patched = _files(tmp_path / "patched", {"pkg/__init__.py": "\n", "pkg/mod.py": _ADD.replace("a - b", "a * b"),
+                                            "pkg/util.py": _UTIL + fake})
+    ran = _pytest_run(patched, _DOCTEST_CMD)
+    assert "PASSED pkg/util.py::pkg.util.total" in ran.stdout, ran.stdout  # the listed doctest passes the wrong add
+    forged = _WRONG_ADD + _diff("pkg/util.py", _UTIL, _UTIL + fake)
+    assert "pkg/util.py is one of the task's test files" in _host_grade(tree, forged, _DOCTEST_CMD, (_DOCTEST_ID,))
+    assert _refusal_applied(tree, forged, _DOCTEST_CMD) == ""  # unlisted: not graded, so not the dataset's
 
 
 _DIRECTIVES = {  # held: a kept example's source or want changed in place is refused
@@ -323,26 +428,30 @@ def test_a_doctest_by_another_route_grades_its_gold_and_wrong_patch(name: str, t
     assert not command_files(cmd, str(tree)).doctest_modules
 
 
-@pytest.mark.xfail(strict=True, reason="rt18 class C, modules' doctests run by a route doctest_modules does not read "
-                   "(doctest.testmod in a listed test, a -c configuration's addopts): the wrong patch rewrites the "
-                   "expected output, graded accepted; fix: check_doctests for every Python task")
-@pytest.mark.parametrize("name", list(_ROUTES))
+_OPEN_C = pytest.mark.xfail(strict=True, reason="rt18 class C, a listed test that runs a module's doctests itself "
+                            "(doctest.testmod in tests/test_docs.py): env build's collection sees the test, not the "
+                            "doctests it runs; the wrong patch rewrites the expected output, graded accepted; fix: "
+                            "record the doctests the gold run ran (a run, not a collection)")
+
+
+@pytest.mark.parametrize("name", [pytest.param(n, marks=_OPEN_C) if n == "testmod-in-a-test" else n for n in _ROUTES])
 def test_a_doctest_by_another_route_is_not_paid(name: str, tmp_path: Path) -> None:
-    """Near miss: the wrong add plus the doctest's expected `3` made the wrong add's `0`."""
+    """Near miss: the wrong add plus the doctest's expected `3` made the wrong add's `0`. Closed where the doctest is
+    listed whatever route collects it (a -c configuration's addopts): its module is the dataset's."""
     extra, cmd, test_id = _ROUTES[name]
     tree = _util_tree(tmp_path / "env", extra)
-    assert _host_grade(tree, _WRONG_ADD + _FORGED_WANT, cmd, (test_id,)) != "accepted"
+    grade = _host_grade(tree, _WRONG_ADD + _FORGED_WANT, cmd, (test_id,))
+    assert "pkg/util.py is one of the task's test files" in grade, grade
 
 
-@pytest.mark.xfail(strict=True, reason="rt18 class C, xdoctest's --xdoctest runs modules' doctests: not read as "
-                   "--doctest-modules; fix: check_doctests for every Python task")
 def test_xdoctest_s_module_doctests_are_the_dataset_s(tmp_path: Path) -> None:
     """Near miss (admission only: xdoctest is not installed here): `pytest --xdoctest pkg` collects every module's
-    doctests (xdoctest's own option; its ids `pkg/util.py::total:0`, whose file is protected only when listed)."""
+    doctests (xdoctest's own option); a listed one, `pkg/util.py::total:0`, makes its module the dataset's, and an
+    unlisted one is no test the grade reads. Rewrite: the gold beside it is admitted."""
     tree = _util_tree(tmp_path / "env")
-    cmd = f"{_PYTEST} --xdoctest pkg"
-    assert _refusal_applied(tree, _GOLD, cmd) == ""
-    assert _refusal_applied(tree, _WRONG_ADD + _FORGED_WANT, cmd)
+    cmd, ids = f"{_PYTEST} --xdoctest pkg", ("pkg/util.py::total:0",)
+    assert _refusal_applied(tree, _GOLD, cmd, ids=ids) == ""
+    assert "pkg/util.py is one of the task's test files" in _refusal_applied(tree, _WRONG_ADD + _FORGED_WANT, cmd, ids=ids)
 
 
 # ----------------------------------------------------------------- D. discovery spelled where it is not read
@@ -425,12 +534,12 @@ def test_discovery_spelled_another_read_way_is_refused(name: str, tmp_path: Path
 
 def test_a_listed_id_s_file_is_protected_however_the_id_is_spelled() -> None:
     """Held: parameters holding `::`, `.` or `/`, a class, `./` and `a/../` in the path all name the file; a module
-    doctest's id (a dotted item) names none (its file is source: check_doctests' part)."""
+    doctest's id (a dotted item) names its module (rt18 B: the module makes the doctest it runs)."""
     from sandbox.repo.patch import listed_test_files
 
     ids = ("pkg/checks.py::test_x[a::b.c/d]", "pkg/checks2.py::TestC::test_y[1.5-x]", "./pkg/c3.py::t",
            "pkg/../pkg/c4.py::TestC::test_z", "pkg/util.py::pkg.util.total")
-    assert listed_test_files(ids) == ("pkg/checks.py", "pkg/checks2.py", "pkg/c3.py", "pkg/c4.py")
+    assert listed_test_files(ids) == ("pkg/checks.py", "pkg/checks2.py", "pkg/c3.py", "pkg/c4.py", "pkg/util.py")
 
 
 # ----------------------------------------------------------------- E. right patches refused
@@ -482,11 +591,16 @@ def _show_tree(root: Path) -> Path:
 
 def test_a_fix_that_changes_its_documented_output_needs_its_doctest_changed(tmp_path: Path) -> None:
     """Condition of E's doctest row: the fix without its docstring's new output fails the PASS_TO_PASS doctest (so no
-    right patch scores without changing it), and check_doctests refuses the gold that changes it."""
+    right patch scores without changing it), and the gold that changes it is refused (its module's doctest is
+    listed: the module is the dataset's, rt18 B; check_doctests refuses the changed example where it is not)."""
     tree = _show_tree(tmp_path / "env")
     cmd = f"{_PYTEST} --doctest-modules pkg tests"
-    assert "PASS_TO_PASS failing" in _host_grade(tree, _SHOW_CODE, cmd, *_SHOW_IDS)
-    assert "doctest example of pkg/show.py" in _host_grade(tree, _SHOW_GOLD, cmd, *_SHOW_IDS)
+    ran = _pytest_run(_files(tmp_path / "fixed", {"pkg/__init__.py": "\n", "pkg/show.py": _SHOW.replace(
+        'f"<{x}>"', 'f"<{type(x).__name__} {x}>"')}), f"{_PYTEST} --doctest-modules pkg")
+    assert "FAILED pkg/show.py::pkg.show.show" in ran.stdout, ran.stdout  # the fix alone fails its module's doctest
+    assert "pkg/show.py is one of the task's test files" in _host_grade(tree, _SHOW_CODE, cmd, *_SHOW_IDS)
+    assert "pkg/show.py is one of the task's test files" in _host_grade(tree, _SHOW_GOLD, cmd, *_SHOW_IDS)
+    assert "doctest example of pkg/show.py" in _refusal_applied(tree, _SHOW_GOLD, cmd)
 
 
 @pytest.mark.xfail(strict=True, reason="rt18 class E, a RIGHT patch refused: under --doctest-modules a fix that changes "

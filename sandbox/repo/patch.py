@@ -284,14 +284,19 @@ def is_test_file(path: str, patterns: Iterable[str] = TEST_FILES) -> str:
     return ""
 
 
-def protected_reason(path: str, extra: Iterable[str] = (), patterns: Iterable[str] = TEST_FILES) -> str:
+def protected_reason(path: str, extra: Iterable[str] = (), patterns: Iterable[str] = TEST_FILES,
+                     sources: Iterable[str] = ()) -> str:
     """Why a path is protected ("" when it is not): a default rule, the task's own list (its test files, the files of
-    its listed test ids, the files its test command names), or a test module by the dataset's test discovery
+    its listed test ids, the files its test command names), a file the environment's collection found a test's code
+    in (`sources`: environment.json's `test_sources`, rt18 A), or a test module by the dataset's test discovery
     (`patterns`: `is_test_file`). Names are matched in lower case: importlib.metadata finds `Evil.Dist-Info` as it
     finds `evil.dist-info`, and a case-insensitive file system opens both."""
     parts = path.lower().split("/")
     if path in set(extra):
         return f"{path} is one of the task's test files or test command's files"
+    if path in set(sources):
+        return (f"{path} holds a test's code (the test command collected a test defined in it when the environment "
+                "was built)")
     if any(d in TEST_DIRS for d in parts[:-1]):
         return f"{path} is under a test directory"
     pattern = is_test_file(path, patterns)
@@ -330,15 +335,15 @@ Kind = Callable[[str], "str | None"]
 
 
 def check_admitted(patch: Patch, language: str, kind: Kind, extra: Iterable[str] = (),
-                   command: CommandFiles | None = None) -> None:
+                   command: CommandFiles | None = None, sources: Iterable[str] = ()) -> None:
     """PatchError unless every file of the patch is on the allowlist (the comment above it): a source file of the
     language or documentation (`allowed_kind`) that is not protected (`check_protected`: tests, their configuration,
-    `extra`, the task's own test files), not a runner the command names nor in a runner's folder (`runner_reason`),
+    `extra`, the task's own test files, `sources`, the files the environment's tests are defined in), not a runner the command names nor in a runner's folder (`runner_reason`),
     and, when new, a module nothing imports in place of another (`_check_new_file`). `command`: the test command's
     one reading (`command_files`)."""
     extra = tuple(extra)
     patterns = command.test_patterns if command is not None else TEST_FILES
-    check_protected(patch, (*extra, *(command.written | command.runners if command else ())), patterns)
+    check_protected(patch, (*extra, *(command.written | command.runners if command else ())), patterns, sources)
     if command is not None:
         known = set(extra)
         folders = command.runner_folders(lambda p: kind(p) == "file" or p in known, lambda p: kind(p) == "dir")
@@ -427,12 +432,13 @@ def _check_new_go_mod(patch: Patch, kind: Kind, added: set[str]) -> None:
         raise PatchError(f"the patch adds go.mod with {bad[0][:80]!r}: only `module` and `go` lines are admitted")
 
 
-def check_protected(patch: Patch, extra: Iterable[str] = (), patterns: Iterable[str] = TEST_FILES) -> None:
-    """PatchError when the patch touches a protected path: tests, their configuration and start-up hooks, `extra`
-    (the allowlist by kind, `allowed_kind`, refuses the rest of what is not source or documentation)."""
-    extra = tuple(extra)
+def check_protected(patch: Patch, extra: Iterable[str] = (), patterns: Iterable[str] = TEST_FILES,
+                    sources: Iterable[str] = ()) -> None:
+    """PatchError when the patch touches a protected path: tests, their configuration and start-up hooks, `extra`,
+    `sources` (the allowlist by kind, `allowed_kind`, refuses the rest of what is not source or documentation)."""
+    extra, sources = tuple(extra), frozenset(sources)
     for edit in patch.files:
-        reason = protected_reason(edit.path, extra, patterns)
+        reason = protected_reason(edit.path, extra, patterns, sources)
         if reason:
             raise PatchError(f"the patch touches a protected path: {reason}")
 
@@ -737,15 +743,16 @@ def check_doctests(patch: Patch, before: Callable[[str], "bytes | None"], after:
 
 def listed_test_files(test_ids: Iterable[str]) -> tuple[str, ...]:
     """The files of the task's listed test ids (rt17 1: a listed test is the dataset's whatever its file's name): a
-    pytest node id's path (`pkg/tests.py::test_x`, a text doctest's `README.rst::README.rst`), but not a module
-    doctest's (`pkg/util.py::pkg.util.f`: that file is source, its docstring the test). Go test names, jest and mocha
-    titles name no file (go's tests are `_test.go` files by go's own rule)."""
+    pytest node id's path (`pkg/tests.py::test_x`, a text doctest's `README.rst::README.rst`), and a module doctest's
+    too (`pkg/util.py::pkg.util.f`, xdoctest's `pkg/util.py::f:0`; rt18 B, C): the module's code makes the doctest
+    it runs (it may rebind `f`, set `f.__doc__`, or build the docstring from a template at import), so no reading of
+    its text tells the dataset's examples from the patch's, and a listed doctest's module is the dataset's whole
+    (a fix in it is refused: docs/repo-tasks.md "Trust model"). Go test names, jest and mocha titles name no file
+    (go's tests are `_test.go` files by go's own rule)."""
     files = []
     for test_id in test_ids:
-        path, sep, item = test_id.partition("::")
+        path, sep, _ = test_id.partition("::")
         if not sep or not path or path.startswith("/"):
-            continue
-        if path.endswith(".py") and "." in item.split("[", 1)[0]:
             continue
         normal = _inside(path)
         if normal:
