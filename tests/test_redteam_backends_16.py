@@ -235,6 +235,22 @@ def reach(pid, own):
                     continue
                 found.append('%s fd %s %s nlink %d' % (d, n, stat.filemode(m), st.st_nlink))
     return found
+
+def sees_own():
+    """The near miss: the same reach() finds the memory and a pipe of a child of the program's own."""
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        time.sleep(3)
+        os._exit(0)
+    try:
+        got = reach(str(pid), set())
+        return any(g.endswith(' mem') for g in got) and any(' prw' in g for g in got)
+    finally:
+        os.kill(pid, 9)
+        os.waitpid(pid, 0)
+        os.close(r)
+        os.close(w)
 '''
 
 
@@ -242,15 +258,17 @@ def reach(pid, own):
 @pytest.mark.parametrize("how", ["stdin", "call_tests", "test_code"])
 def test_nothing_of_a_trusted_process_opens_but_named_files(any_grader, how: str) -> None:
     """Held: fds of every thread, memory, mapped files, cwd and root of the runner, the warm interpreter's two and a
-    judge grant a program nothing (an unlinked file, a memfd, is no named file: it counts)."""
+    judge grant a program nothing (an unlinked file, a memfd, is no named file: it counts). Near miss (sees_own): the
+    same reach() finds the memory and a pipe of the program's own child."""
     task = {"language": "python", "completion": WIDE_SCAN, "return_output": True, "time_limit_s": 10}
     if how == "stdin":
-        task["completion"] += "print(wide_scan())\n"
-        task["tests"] = [{"stdin": "", "expected_stdout": "[]\n"}]
+        task["completion"] += "print(wide_scan(), sees_own())\n"
+        task["tests"] = [{"stdin": "", "expected_stdout": "[] True\n"}]
     elif how == "call_tests":
-        task.update(entry_point="wide_scan", call_tests=[{"args": [], "expected": []}])
+        task["completion"] += "def both():\n    return [wide_scan(), sees_own()]\n"
+        task.update(entry_point="both", call_tests=[{"args": [], "expected": [[], True]}])
     else:
-        task["test_code"] = "got = wide_scan()\nassert got == [], got\n"
+        task["test_code"] = "got = wide_scan()\nassert got == [], got\nassert sees_own()\n"
     r = any_grader.grade(task)
     assert r["verdict"] == "accepted", r
 
@@ -307,3 +325,68 @@ def test_a_daemon_of_a_crashed_call_dies_before_the_judge_restarts_the_program(a
     assert r["verdict"] != "infra_error", r
     assert [t["verdict"] for t in r["tests"]][1:] == ["accepted", "accepted"], r
     assert r["tests"][0]["verdict"] != "accepted", r  # the near miss: the crash is the program's
+
+
+# ----------------------------------------------------------------- 4. the same by system call
+# The /proc files' system calls: process_vm_readv of a trusted process's first mapping, PTRACE_SEIZE, and
+# pidfd_getfd of its fds 0-3 (a pidfd is what the kernel hands an fd through without /proc).
+BY_SYSCALL = r'''import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True)
+
+class Iovec(ctypes.Structure):
+    _fields_ = [("base", ctypes.c_void_p), ("len", ctypes.c_size_t)]
+
+def reached():
+    got = []
+    for pid in os.listdir('/proc'):
+        if not pid.isdigit() or int(pid) == os.getpid():
+            continue
+        try:
+            with open('/proc/%s/maps' % pid) as f:
+                lo = int(f.readline().split('-')[0], 16)
+        except (OSError, ValueError):
+            continue
+        buf = ctypes.create_string_buffer(16)
+        mine, theirs = Iovec(ctypes.cast(buf, ctypes.c_void_p), 16), Iovec(lo, 16)
+        if libc.process_vm_readv(int(pid), ctypes.byref(mine), 1, ctypes.byref(theirs), 1, 0) > 0:
+            got.append(pid + ' process_vm_readv')
+        if libc.ptrace(0x4206, int(pid), 0, 0) == 0:  # PTRACE_SEIZE
+            got.append(pid + ' ptrace')
+        try:
+            pidfd = os.pidfd_open(int(pid))
+        except OSError:
+            continue
+        for n in range(4):
+            fd = libc.syscall(438, pidfd, n, 0)  # pidfd_getfd
+            if fd >= 0:
+                got.append('%s pidfd_getfd %d' % (pid, n))
+                os.close(fd)
+        os.close(pidfd)
+    return got
+
+def own_child():
+    """The near miss: the memory of a child of the program's own (its uid, dumpable) reads through /proc."""
+    pid = os.fork()
+    if pid == 0:
+        import time
+        time.sleep(3)
+        os._exit(0)
+    try:
+        with open('/proc/%d/maps' % pid) as f:
+            lo = int(f.readline().split('-')[0], 16)
+        with open('/proc/%d/mem' % pid, 'rb') as f:
+            f.seek(lo)
+            return len(f.read(16)) == 16
+    finally:
+        os.kill(pid, 9)
+        os.waitpid(pid, 0)
+'''
+
+
+def test_no_trusted_process_memory_or_fd_by_system_call(any_grader) -> None:
+    """Held: process_vm_readv, PTRACE_SEIZE and pidfd_getfd on the runner, the warm interpreter's two and a judge (and
+    the syntax checker) all refused (the program syscall policy, syscalls.py), while the judge runs the tests; near
+    miss: /proc/<pid>/mem of the program's own child reads."""
+    task = {"language": "python", "completion": BY_SYSCALL, "test_code": "assert own_child()\ngot = reached()\nassert got == [], got\n"}
+    r = any_grader.grade(task)
+    assert r["verdict"] == "accepted", r
