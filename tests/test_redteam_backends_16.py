@@ -18,7 +18,8 @@ FINDINGS (strict xfails):
       stopped answering (runner channel closed)", runsc exit 1;
     * holds the write end open, writing nothing: Popen's read never sees EOF, PID 1 hangs: after the command's wall
       limit and 10 s, "the session's container stopped answering (runner did not answer in time)", lost.
-  Docker and userns held (/proc/1/fd: EACCES, PID 1 non-dumpable, real uid the judge's). The grading runner was not
+  Docker and userns held (/proc/1/fd: EACCES, PID 1 non-dumpable, real uid the judge's). runsc (Docker with gVisor's
+  runtime, cut here) is open too: seen by hand, "session supervisor: ValueError", lost. The grading runner was not
   found open to it: its Popens (a stdin program's start, judge.start_program in exec mode) run when no process of the
   program lives (kill_all_others/kill_program before them). Fix idea: no subprocess.Popen in a process whose
   effective uid is the program's where a program process may live (a launcher started by fork + exec with a socket
@@ -32,7 +33,10 @@ the restarted program answers the next test (accepted), never infra_error.
 Noticed, not a test: under gVisor /proc/<pid>/environ and auxv of PID 1, the warm mother and zygote and a judge are
 readable (the environment holds SANDBOX_IDS, SANDBOX_INODES, SANDBOX_WARM and thread counts: no secret today; a
 secret ever put in the runner's environment would be the program's); a daemon of one session command can read or
-write later commands' stdout and stderr pipes in PID 1 (the session's own output).
+write later commands' stdout and stderr pipes in PID 1 (the session's own output). A task's test code that runs the
+program's file itself (`subprocess.run([sys.executable, "prog.py"])`) starts it as the judge's child: on docker with
+real uid the judge's (it may signal the judge: kill(judge, 0) succeeded), on gvisor with every uid the judge's (prog.py,
+the program's and 0600, then fails to open); outside this brief (the tests decide to run it), not a test.
 """
 from __future__ import annotations
 
