@@ -259,7 +259,7 @@ def sees_own():
 
 
 @pytest.mark.in_process  # reads the program's output (return_output is not on the wire)
-@pytest.mark.parametrize("how", ["stdin", "call_tests", "test_code"])
+@pytest.mark.parametrize("how", ["stdin", "call_tests", "test_code", "pytest"])
 def test_nothing_of_a_trusted_process_opens_but_named_files(any_grader, how: str) -> None:
     """Held: fds of every thread, memory, mapped files, cwd and root of the runner, the warm interpreter's two and a
     judge grant a program nothing (an unlinked file, a memfd, is no named file: it counts). Near miss (sees_own): the
@@ -271,8 +271,12 @@ def test_nothing_of_a_trusted_process_opens_but_named_files(any_grader, how: str
     elif how == "call_tests":
         task["completion"] += "def both():\n    return [wide_scan(), sees_own()]\n"
         task.update(entry_point="both", call_tests=[{"args": [], "expected": [[], True]}])
-    else:
+    elif how == "test_code":
         task["test_code"] = "got = wide_scan()\nassert got == [], got\nassert sees_own()\n"
+    else:
+        task["test_code"] = ("from solution import sees_own, wide_scan\n\n\ndef test_none():\n    got = wide_scan()\n"
+                             "    assert got == [], got\n    assert sees_own()\n")
+        task["test_framework"] = "pytest"
     r = any_grader.grade(task)
     assert r["verdict"] == "accepted", r
 
