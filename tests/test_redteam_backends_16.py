@@ -398,3 +398,41 @@ def test_no_trusted_process_memory_or_fd_by_system_call(any_grader) -> None:
     task = {"language": "python", "completion": BY_SYSCALL, "test_code": "assert own_child()\ngot = reached()\nassert got == [], got\n"}
     r = any_grader.grade(task)
     assert r["verdict"] == "accepted", r
+
+
+# ----------------------------------------------------------------- 5. writing a trusted process's /proc files
+# Under gVisor a trusted process's /proc files are owned by its effective uid, the program's (the fd scan's root); its
+# name (comm), OOM score and timer slack, if written, would outlive the job (PID 1, the warm mother and zygote serve
+# the next ones, and the zygote's name is every later program's: bits carried to the next job) or steer the host.
+WRITE_PROC = r'''import os
+
+def written():
+    done = []
+    for pid in os.listdir('/proc'):
+        if not pid.isdigit() or int(pid) == os.getpid():
+            continue
+        for name, value in (('comm', b'carried'), ('oom_score_adj', b'1000'), ('timerslack_ns', b'7777777')):
+            try:
+                with open('/proc/%s/%s' % (pid, name), 'wb', buffering=0) as f:
+                    f.write(value)
+                done.append(pid + ' ' + name)
+            except OSError:
+                pass
+    return done
+
+def own_name():
+    """The near miss: the program's own name is its to write."""
+    with open('/proc/self/comm', 'wb', buffering=0) as f:
+        f.write(b'mine')
+    with open('/proc/self/comm', 'rb') as f:
+        return f.read().strip() == b'mine'
+'''
+
+
+def test_no_trusted_process_file_in_proc_is_the_programs_to_write(any_grader) -> None:
+    """Held: comm, oom_score_adj and timerslack_ns of the runner, the warm interpreter's two and a judge refuse the
+    program's writes (gVisor: EACCES or EINVAL though some open for writing), while its own comm takes one."""
+    task = {"language": "python", "completion": WRITE_PROC,
+            "test_code": "assert own_name()\ngot = written()\nassert got == [], got\n"}
+    r = any_grader.grade(task)
+    assert r["verdict"] == "accepted", r
