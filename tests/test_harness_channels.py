@@ -2,7 +2,9 @@
 other channel of a trusted process is a socket pair (pid1.channel). gVisor lets a process reopen, through
 /proc/<pid>/fd, a pipe made under its effective uid, which the runner's and the warm interpreter's is (docs/sandboxes.md
 "Sandbox backends: Docker or gVisor without a daemon"; issue 30). ruff's banned-api (pyproject.toml) holds the harness
-to it: these tests show the gate refuses a new os.pipe() there, and that the harness has none today. The sandboxes'
+to it: these tests show the gate refuses a new os.pipe() or subprocess start there (subprocess reports exec's
+failure on a pipe of its own: pid1.start reports on a socket), and that the harness has none today but the one
+the runner's exec mode starts while no process of the program lives (job_protocol.py's noqa says why). The sandboxes'
 own scan is tests/test_sandbox_security.py `test_no_fd_of_the_runner_or_judge_opens_through_proc`."""
 from __future__ import annotations
 
@@ -14,7 +16,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 RUFF = Path(sys.executable).with_name("ruff")
-PIPES = ("import os\nr, w = os.pipe()\n", "from os import pipe\nr, w = pipe()\n", "import os\nr, w = os.pipe2(0)\n")
+PIPES = ("import os\nr, w = os.pipe()\n", "from os import pipe\nr, w = pipe()\n", "import os\nr, w = os.pipe2(0)\n",
+         "import subprocess\nsubprocess.Popen(['true'])\n", "import subprocess\nsubprocess.run(['true'])\n",
+         "from subprocess import check_output\ncheck_output(['true'])\n")  # subprocess makes an error pipe per start
 
 
 def ruff(source: str, filename: str) -> subprocess.CompletedProcess:

@@ -5,8 +5,9 @@ sandbox/harness), through real grading boxes and real session boxes on docker, g
 program may open through /proc/<pid>/fd any pipe a trusted process holds. Classes 3 and 8 of /work/shared/RED-TEAM.md.
 Verdicts only, no durations.
 
-FINDINGS (strict xfails):
-- class 8, gvisor (a session): the pipe the banned-api cannot see is the standard library's. subprocess.Popen makes one
+FINDINGS (closed since: the tests below pass on every backend):
+- class 8, gvisor (a session), CLOSED by pid1.start (a start whose exec report is a pid1.channel(); ruff's banned-api
+  now refuses every subprocess start in sandbox/harness but the runner's exec-mode one, while no program process lives): the pipe the banned-api cannot see is the standard library's. subprocess.Popen makes one
   per start (its `errpipe`, os.pipe() inside subprocess.py, under PID 1's effective uid: the program's), and reads it
   to EOF to learn whether the child's exec failed: "ExceptionName:hex_errno:message", where ExceptionName is looked up
   in builtins. A session's PID 1 (session_box.py) Popens a fresh shell launcher (session_tools.Launcher) whenever the
@@ -24,7 +25,8 @@ FINDINGS (strict xfails):
   program lives (kill_all_others/kill_program before them). Fix idea: no subprocess.Popen in a process whose
   effective uid is the program's where a program process may live (a launcher started by fork + exec with a socket
   for its exec status, as zygote/fork_through_middle are; or the ruff ban extended to subprocess.Popen, or a Popen
-  subclass whose errpipe is pid1.channel()).
+  subclass whose errpipe is pid1.channel()). After the fix the daemon still opens the fresh command's own output pipes
+  (pid1.std_pipe) and may kill the launcher (the session's own process): the command's own time_limit, never lost.
 HELD: a grading box's trusted processes (runner, warm mother and zygote, judge; stdin, call_tests and test_code) give
 a program no fd through /proc/<pid>/fd or /proc/<pid>/task/<tid>/fd that is not its own std stream, nor their memory
 (/proc/<pid>/mem), mapped files (/proc/<pid>/map_files) or cwd/root; a call_tests program that leaves a daemon injecting
@@ -44,7 +46,6 @@ import pytest
 
 from sandbox.session import SessionHost, SessionLimits
 from tests import test_redteam_backends_8 as red_team_8
-from tests.helpers import known_bug
 
 session_host = red_team_8.session_host  # the module's fixture: a SessionHost on any_grader's backend
 
@@ -129,14 +130,6 @@ ERRPIPE = {  # name: (mode, payload)
     "hold": ("hold", ""),
     "watch": ("watch", ""),  # the control: the daemon sees the pipe and does nothing to it
 }
-ERRPIPE_HOLE = ("class 8, b5d1131: subprocess.Popen's errpipe (os.pipe() in the standard library, beyond ruff's "
-                "banned-api) is made under PID 1's effective uid, the program's: under gVisor a session's daemon opens "
-                "/proc/1/fd/<errpipe> while PID 1 starts a fresh shell launcher and writes a forged exec failure (any "
-                "builtin exception: ValueError is 'session supervisor: ValueError', lost; SystemExit ends PID 1 and the "
-                "container) or holds it open (PID 1 never sees EOF: 'runner did not answer in time', lost). Fix idea: "
-                "start the launcher without Popen (fork + exec, its exec status on pid1.channel()), or ban Popen too")
-
-
 @pytest.mark.parametrize("name", list(ERRPIPE))
 def test_a_daemon_cannot_forge_or_stall_the_launchers_start_through_its_error_pipe(
         session_host: SessionHost, backend: str, name: str, request: pytest.FixtureRequest) -> None:
@@ -144,8 +137,6 @@ def test_a_daemon_cannot_forge_or_stall_the_launchers_start_through_its_error_pi
     own failure), never `lost` nor 'session supervisor', and a cell after it answers 2. Near miss: the daemon ran and
     said `ready` (on gVisor it opened PID 1's new pipe: its log says so; docker and userns refuse /proc/1/fd).
     `watch` is the control: the same daemon that writes nothing (passes everywhere)."""
-    if name != "watch":
-        known_bug(request, backend, {"gvisor": ERRPIPE_HOLE})
     mode, payload = ERRPIPE[name]
     box = session_host.take_box("python", SessionLimits(time_limit_s=6), {})
     try:
@@ -159,12 +150,16 @@ def test_a_daemon_cannot_forge_or_stall_the_launchers_start_through_its_error_pi
     print(name, brief(first), brief(second), brief(cell), log)
     assert wrote.get("ok") is True and not first.get("lost"), (wrote, brief(first))
     assert not second.get("lost") and "session supervisor" not in str(second.get("detail")), brief(second)
-    assert (second.get("status"), second.get("exit_code"), second.get("stdout")) == ("ok", 3, "mine\n"), brief(second)
+    if mode == "write":  # the daemon kills the fresh launcher (a process of the session's): the command's own failure
+        assert second.get("status") == "time_limit" and "launcher" in str(second.get("detail")) or \
+            second.get("exit_code") == 3, brief(second)
+    else:
+        assert (second.get("status"), second.get("exit_code"), second.get("stdout")) == ("ok", 3, "mine\n"), brief(second)
     assert (cell.get("status"), cell.get("value"), bool(cell.get("lost"))) == ("ok", "2", False), brief(cell)
     data = log.get("data", b"")
     assert b"ready\n" in data, log
-    if backend == "gvisor" and name == "watch":  # the near miss: PID 1's new pipe (Popen's errpipe) was open to it
-        assert b"watch pipe\n" in data, log
+    if backend == "gvisor":  # the near miss: under gVisor it opens PID 1's new pipes (the command's own output, std_pipe)
+        assert f"{mode} pipe\n".encode() in data, log
 
 
 # ----------------------------------------------------------------- 2. a grading box's trusted processes, widely

@@ -283,7 +283,9 @@ def run_exec(req: dict, blobs: dict[str, bytes]) -> tuple[dict, dict[str, bytes]
         elif req.get("judge") is True and pid1.APART:
             proc = fork_judge(argv, run_cwd, env, pass_fds, preexec)
         else:
-            proc = cast(warm_keeper.Started, subprocess.Popen(  # all three streams piped: none is None
+            # subprocess's error pipe is safe here alone: no process of the program lives while the runner starts one
+            # (kill_all_others ended the last run's; pyproject.toml's TID251 sends every other start to pid1.start)
+            proc = cast(warm_keeper.Started, subprocess.Popen(  # noqa: TID251 - all three streams piped: none is None
                 argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                 cwd=run_cwd, env=env, start_new_session=True, pass_fds=pass_fds, close_fds=True, preexec_fn=preexec))
     except (OSError, ValueError) as e:

@@ -36,7 +36,6 @@ import resource
 import select
 import signal
 import socket
-import subprocess
 import sys
 import time
 import traceback
@@ -145,11 +144,8 @@ def start_program() -> tuple[int, int, int]:
     from_r, from_w = channel()
     pid = warm_program(to_r, from_w)
     if not pid:
-        proc = subprocess.Popen([sys.executable, "-I", serve.__file__, str(to_r), str(from_w)],
-                                stdin=subprocess.DEVNULL, pass_fds=(to_r, from_w), close_fds=True,
-                                preexec_fn=as_program)
-        proc.returncode = 0  # reaped by Program.kill(), not by Popen
-        pid = proc.pid
+        pid = pid1.start([sys.executable, "-I", serve.__file__, str(to_r), str(from_w)], (-1, 1, 2), (to_r, from_w),
+                         os.getcwd(), dict(os.environ), as_program, new_session=False).pid  # reaped by Program.kill()
     os.close(to_r)
     os.close(from_w)
     try:  # the interpreter's start, before any of the program runs: never charged to the program's limits

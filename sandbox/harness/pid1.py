@@ -25,6 +25,7 @@ import os
 import resource
 import signal
 import socket
+from collections.abc import Callable
 
 import confine
 import program_limits
@@ -335,6 +336,91 @@ def channel() -> tuple[int, int]:
     r.shutdown(socket.SHUT_WR)
     w.shutdown(socket.SHUT_RD)
     return r.detach(), w.detach()
+
+
+class Started:
+    """A process start() made: what a Popen gives of it to the session box (pid, returncode, poll, wait).
+    `returncode` is set by whoever reaps it (session_box.reap sets it as on a Popen)."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid, self.returncode = pid, None  # type: int, int | None
+
+    def poll(self) -> int | None:
+        if self.returncode is None:
+            try:
+                pid, status = os.waitpid(self.pid, os.WNOHANG)
+            except ChildProcessError:
+                return self.returncode
+            if pid:
+                self.returncode = os.waitstatus_to_exitcode(status)
+        return self.returncode
+
+    def wait(self) -> int | None:
+        if self.returncode is None:
+            try:
+                self.returncode = os.waitstatus_to_exitcode(os.waitpid(self.pid, 0)[1])
+            except ChildProcessError:
+                pass
+        return self.returncode
+
+
+def start(argv: list[str], std: tuple[int, int, int], pass_fds: tuple[int, ...], cwd: str, env: dict,
+          preexec: Callable[[], None] | None, new_session: bool = True) -> Started:
+    """fork and exec `argv` (in a session of its own unless new_session is False) with `std` as its stdin, stdout and stderr (-1: /dev/null)
+    and `pass_fds` kept, after `preexec()` (the program's limits and uids); what subprocess.Popen does, without
+    its pipe. Popen reports exec's failure on a pipe it makes before the fork and reads to its end: under gVisor a
+    process of the program's effective uid (ours) can open it through /proc/1/fd, then forge the error (a Python
+    exception PID 1 raises, SystemExit among them) or hold the pipe open and stall us (red team 16 of the
+    backends). Here the report is a channel(), which no process reopens. OSError with the errno that the fork,
+    preexec or exec met; the child is reaped then."""
+    r, w = channel()
+    try:
+        pid = os.fork()
+    except BaseException:
+        os.close(r)
+        os.close(w)
+        raise
+    if pid == 0:  # pragma: no cover - the child: never back into the caller's code
+        code = 0
+        try:
+            os.close(r)
+            _become(std, pass_fds, w, cwd, preexec, new_session)
+            os.execve(argv[0], argv, env)
+        except BaseException as e:  # noqa: BLE001 - its errno is the report
+            code = getattr(e, "errno", None) or errno.EAGAIN
+        try:
+            os.write(w, str(code).encode())
+        finally:
+            os._exit(127)
+    os.close(w)
+    with os.fdopen(r, "rb") as f:
+        said = f.read(16)  # EOF with nothing: exec closed the report (close-on-exec)
+    if said:
+        os.waitpid(pid, 0)
+        code = int(said) if said.isdigit() else errno.EIO
+        raise OSError(code, os.strerror(code))
+    return Started(pid)
+
+
+def _become(std: tuple[int, int, int], pass_fds: tuple[int, ...], report: int, cwd: str,
+            preexec: Callable[[], None] | None, new_session: bool) -> None:
+    """In start()'s child: the std streams placed, every fd but them, pass_fds and the report closed, a new
+    session where asked, cwd, preexec."""
+    null = os.open(os.devnull, os.O_RDWR)
+    src = [fd if fd >= 0 else null for fd in std]
+    moved = [os.dup(fd) for fd in src]  # above 2, so placing one never closes another's source
+    for target, fd in enumerate(moved):
+        os.dup2(fd, target)
+    keep = sorted({0, 1, 2, report, *pass_fds})
+    for lo, hi in zip(keep, keep[1:] + [resource.getrlimit(resource.RLIMIT_NOFILE)[0]]):
+        os.closerange(lo + 1, hi)
+    for fd in pass_fds:
+        os.set_inheritable(fd, True)
+    if new_session:
+        os.setsid()
+    os.chdir(cwd)
+    if preexec is not None:
+        preexec()
 
 
 def std_pipe() -> tuple[int, int]:

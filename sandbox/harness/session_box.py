@@ -60,7 +60,6 @@ import json
 import os
 import selectors
 import stat
-import subprocess
 import sys
 import threading
 import time
@@ -97,10 +96,8 @@ class Kernel:
             program_limits.apply(program_limits.spec(pid1.APART, False, None, FSIZE_MAX))  # the program's uid for all three
 
         try:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-I", KERNEL, str(req_k), str(res_k)], stdin=subprocess.DEVNULL, stdout=out_k,
-                stderr=err_k, pass_fds=(req_k, res_k), cwd=pid1.WORK, env=dict(job_protocol.BASE_ENV),
-                start_new_session=True, preexec_fn=child)
+            self.proc = pid1.start([sys.executable, "-I", KERNEL, str(req_k), str(res_k)], (-1, out_k, err_k),
+                                   (req_k, res_k), pid1.WORK, dict(job_protocol.BASE_ENV), child)  # no pipe: pid1.start
         except BaseException:
             self.close()
             raise
@@ -313,11 +310,11 @@ def read_file(head: dict) -> tuple[dict, dict[str, bytes]]:
 IDLE_POLL_S = 0.5
 
 
-def reap(*waited: subprocess.Popen | None) -> None:
+def reap(*waited: pid1.Started | None) -> None:
     """Reap every dead child of PID 1: the orphans of the session's processes end as ours, and a
     zombie holds one of the session's pids until reaped (red-team finding: 50 `(true &)` left 62
     zombies and later commands could not fork). Called under Box.lock only, as is every wait for
-    `waited` (the interpreter, a shell command), so a status reaped here is set on its Popen, never lost."""
+    `waited` (the interpreter, the launcher, a shell command), so a status reaped here is set on it, never lost."""
     own = {p.pid: p for p in waited if p is not None}
     while True:
         try:

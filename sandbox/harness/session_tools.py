@@ -26,7 +26,6 @@ import selectors
 import signal
 import socket
 import stat
-import subprocess
 import sys
 import time
 from collections.abc import Iterator
@@ -975,13 +974,11 @@ class Launcher:
             program_limits.apply(program_limits.spec(pid1.APART, False, None, FSIZE_MAX))
 
         try:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-I", "-S", SPAWN, str(theirs.fileno())], stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, pass_fds=(theirs.fileno(),), cwd=pid1.WORK,
-                env=dict(job_protocol.BASE_ENV), start_new_session=True, preexec_fn=child)
-        except (OSError, subprocess.SubprocessError) as e:  # fork or exec refused; a preexec_fn's failure (setuid
-            mine.close()                                   # past RLIMIT_NPROC) is SubprocessError, no errno
-            code = getattr(e, "errno", None) or errno.EAGAIN
+            self.proc = pid1.start([sys.executable, "-I", "-S", SPAWN, str(theirs.fileno())], (-1, -1, -1),
+                                   (theirs.fileno(),), pid1.WORK, dict(job_protocol.BASE_ENV), child)  # no pipe: pid1.start
+        except OSError as e:  # fork, the limits (setuid past RLIMIT_NPROC: EAGAIN) or exec refused
+            mine.close()
+            code = e.errno or errno.EAGAIN
             raise LauncherFailed(code, f"the session's shell launcher could not start: {os.strerror(code)}") from e
         except BaseException:
             mine.close()
