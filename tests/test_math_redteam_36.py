@@ -58,7 +58,13 @@ COSTS (strict xfails, "cost: ..."; right answers refused in both profiles, paid 
    Tom have` pay). (b) NEW with fx29f: `_math_line` asks `_step_or_name_label` before it asks for a relation, so a step
    lead no longer opens a bare term below it (`We add them:\\n\\[2 + 4\\]\\n\\boxed{6}`, `Calculate the total:\\n\\[2
    \\times 3\\]\\n\\boxed{6}`, `Simplifying the fraction:\\n\\[\\frac{12}{2}\\]\\n\\boxed{6}`): 70 of 70 rows (10 leads x 7
-   displays), all paid on the parent.
+   displays), all paid on the parent. (c) NEW with fx29f: `_CLOCK_TIME_RE` excuses an equation of money whose every
+   number a clock could read, so GSM8K's terse steps prove no decimal point (`Cost: 1.50 + 1.50 = 3.00\\nSavings:
+   2,500\\n#### 2,500`): 30 of 72 rows (24 money equations x 3 labels), all paid on the parent. (d) NEW with fx29f: an
+   answer label that names its quantity with one letter (`Final answer for k:`, `Answer for \\(k\\):`, `Result for
+   k:`, `Solution for x:`) is read as a short name label (`_step_or_name_label`'s `named_one`), so the bare term below
+   it no longer opens the box (`Final answer for k:\\n\\[6\\]\\n\\boxed{6}`): 24 of 24 rows (6 labels x 4 displays: 2 bare
+   terms, `\\approx`, `\\in`; `Answer:` still opens all four), all paid on the parent.
 HELD (passing tests below): fx29f's be/been allowlist against 108 modal, negated and hedged groups (`would have to
 be`, `may have turned out to be`, `has not turned out to be`, `will surely be`, `has been estimated to be`) and 31
 hedged openers (`I doubt the answer will be:`, `Perhaps the answer will be:`); the same prose without its false
@@ -210,3 +216,26 @@ test_a_step_lead_opens_a_bare_term = paid_test(_cases(
         "a display with a relation other than `=`"))])
 test_a_label_that_states_opens_a_bare_term = paid_test(_cases(
     [f"{lead}\n\\[2 \\times 3\\]\n\\boxed{{6}}" for lead in ("The total is:", "Answer:", "Thus:")]))
+_CLOCK_SHAPED_MONEY = ["Cost: 1.50 + 1.50 = 3.00\nSavings: 2,500", "Per item: 2.25 x 4 = 9.00\nItems: 2,500",
+                       "Price: 0.25 x 4 = 1.00\nUnits sold: 2,500", "Cost: 12.50 + 2.50 = 15.00\nSavings: 2,500"]
+test_terse_steps_with_money_that_a_clock_could_read_pay = paid_test(_cases(
+    [(f"{s}\n#### 2,500", "2500") for s in _CLOCK_SHAPED_MONEY]), marks=[pytest.mark.xfail(strict=True, reason=(
+        "cost (rt36 c, new with fx29f: paid on its parent): an equation of money whose every number a clock reads "
+        "(`1.50 + 1.50 = 3.00`) is excused as a time's sum, so terse English steps prove no decimal point; fix: a "
+        "clock's sum proves nothing only where the text writes a time (`Uhr`, `h`, `:`), or class 2's fix"))])
+test_terse_steps_with_money_no_clock_reads_pay = paid_test(_cases([
+    ("Cost: 2.25 + 1.50 = 3.75\nSavings: 2,500\n#### 2,500", "2500"),
+    ("Per item: 9.99 x 2 = 19.98\nItems: 2,500\n#### 2,500", "2500"),
+    ("Per item: 12.50 x 2 = 25.00\nItems: 2,500\n#### 2,500", "2500"),
+    ("Price: 3.45 + 0.50 = 3.95\nUnits sold: 2,500\n#### 2,500", "2500")]))
+_ANSWER_LABELS_NAMING = ["Answer for \\(k\\):", "Final answer for k:", "The answer for \\(k\\):", "Final value of \\(k\\):",
+                         "Solution for x:", "Result for k:"]
+test_an_answer_label_that_names_the_quantity_opens_a_term = paid_test(_cases(
+    [f"{lead}\n{d}\n\\boxed{{6}}" for lead in _ANSWER_LABELS_NAMING for d in ("\\[6\\]", "\\[2 \\times 3\\]")]),
+    marks=[pytest.mark.xfail(strict=True, reason=(
+        "cost (rt36 d, new with fx29f: paid on its parent): _step_or_name_label reads a label with a one-letter name "
+        "and label words as a step's (`Final answer for k:`), so the answer's bare term below it no longer opens the "
+        "box; fix: a label that names the answer (`box_label`'s anchor words) is no step"))])
+test_an_answer_label_opens_a_term_or_an_equation = paid_test(_cases(
+    [f"{lead}\n{d}\n\\boxed{{6}}" for lead in ("Answer:", "Final answer:") for d in ("\\[6\\]", "\\[2 \\times 3\\]")]
+    + [f"{lead}\n\\[k = 6\\]\n\\boxed{{6}}" for lead in _ANSWER_LABELS_NAMING]))
