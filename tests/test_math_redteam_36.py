@@ -1,7 +1,7 @@
 """Red team of issue 29's answer reading, thirty-sixth pass (rt36): fx29f (f79d863: `extract.ENGLISH_FUNCTION_WORDS`'
 split and `_ENGLISH_CLAUSE_RE`, `extract._decimal_equation`, `grammar._link_chain`'s `_LINK_GROUP_RE` and
 `_copula_subject`, box_label's same check, `grammar._step_or_name_label`), through the real grader (`grade_math`) in
-both profiles. About 10,000 generated candidates (scripts kept out of the tree; each class's generator is described
+both profiles. About 11,000 generated candidates (scripts kept out of the tree; each class's generator is described
 below), each also run against fx29f's parent (5e32d7b's `verifier/` tree). Each xfail row below paid a wrong answer in
 both profiles (a cost's xfail row: a right answer refused).
 
@@ -50,6 +50,13 @@ FINDINGS
    previous answer was:`: 37 of 40 subjects in each of 3 layouts (box, display and box, `\\[\\boxed{}\\]`), where
    fx29f's `will be:` reading refuses 39 of 40 and the box's own line 40 of 40. Fix: fx29f's `_copula_subject` for
    every link of a colon line (Omni-MATH's long subjects then cost, as they do on one line).
+6. NEW with fx29f (RED-TEAM class 9, the service stalled; both profiles). `_decimal_equation` asks
+   `_EQUATION_CONTINUES_RE.search(region, 0, match.start())` for each equation it finds, a scan from the text's start,
+   so the check is quadratic in the completion's size: `x + 1.5 = 1.5, ` repeated (no English word, an ambiguous
+   `\\boxed{2,500}` at the end) took 0.33 s at 15 KB, 6.4 s at 60 KB, 22 s at 120 KB (load average 3 to 5; the
+   parent: 0.08 s at 120 KB), so a 1 MiB field (`--max-field-bytes`) holds a worker for its whole math deadline and
+   more of its CPU: 14,993,000 characters scanned for a 15,032-character completion. The test counts the scan, it
+   times nothing. Fix: read only the few characters before the equation (`region[max(0, start - 16):start]`).
 COSTS (strict xfails, "cost: ..."; right answers refused in both profiles, paid on the parent):
 (a) NEW with fx29f: English prose whose only function words are the ones moved to the shared group (`has`, `can`,
    `must`, `all`, `add`, `calculate`, `more`, `just`, `any`, `most`, `or`, `divide`, `are`, `some`) proves no English, so
@@ -74,9 +81,13 @@ closing point (`24.12. + 7 = 31.12.`).
 
 from __future__ import annotations
 
+import re
+import sys
+
 import pytest
 
-from tests.helpers import paid_test, refused_test
+from tests.helpers import MATH_PROFILES, paid_test, refused_test
+from verifier.math import extract, grade_math
 from tests.test_math_redteam_30 import _cases, _rows
 from tests.test_math_redteam_35 import _LAYOUTS, _both_readings
 
@@ -239,3 +250,41 @@ test_an_answer_label_that_names_the_quantity_opens_a_term = paid_test(_cases(
 test_an_answer_label_opens_a_term_or_an_equation = paid_test(_cases(
     [f"{lead}\n{d}\n\\boxed{{6}}" for lead in ("Answer:", "Final answer:") for d in ("\\[6\\]", "\\[2 \\times 3\\]")]
     + [f"{lead}\n\\[k = 6\\]\n\\boxed{{6}}" for lead in _ANSWER_LABELS_NAMING]))
+
+
+# 6. `_decimal_equation` scans the text from its start for each equation it finds: quadratic in a completion's size.
+class _ScanCounter:
+    """`extract._EQUATION_CONTINUES_RE` with the characters each `search` may scan summed: the work of the operator
+    test, counted, not timed (a test asserts no time: docs, common rules)."""
+
+    def __init__(self, pattern: re.Pattern[str]) -> None:
+        self.pattern, self.scanned = pattern, 0
+
+    def search(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
+        self.scanned += max(0, min(endpos, len(string)) - pos)
+        return self.pattern.search(string, pos, endpos)
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
+    "rt36 class 6 (new with fx29f: extract._decimal_equation calls _EQUATION_CONTINUES_RE.search(region, 0, start) "
+    "for each equation, so n equations scan n * len / 2 characters: 120 KB of `x + 1.5 = 1.5, ` took 22 s, a 1 MiB "
+    "field about 30 min, where the parent took 0.08 s); fix: read only the few characters before the equation"))
+def test_the_equation_test_reads_in_linear_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Untrusted text is parsed in linear time (docs DESIGN section 4): the operator test before each equation reads a
+    bounded stretch, so the whole check scans a few times the completion's length, however many equations it holds."""
+    counter = _ScanCounter(extract._EQUATION_CONTINUES_RE)
+    monkeypatch.setattr(extract, "_EQUATION_CONTINUES_RE", counter)
+    completion = "x + 1.5 = 1.5, " * 1000 + "\nSie hat 2,500 kg.\n\\boxed{2,500}"
+    verdicts = [grade_math({"completion": completion, "gold": "2500", "profile": p})["verdict"] for p in MATH_PROFILES]
+    assert "correct" not in verdicts
+    assert counter.scanned <= 8 * len(completion), f"scanned {counter.scanned} characters of {len(completion)}"
+
+
+def test_a_few_equations_scan_little(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The counter reads the check: a completion with one equation near its start scans a bounded stretch (near miss of
+    the test above, so that one fails for its size alone)."""
+    counter = _ScanCounter(extract._EQUATION_CONTINUES_RE)
+    monkeypatch.setattr(extract, "_EQUATION_CONTINUES_RE", counter)
+    completion = "x + 1.5 = 1.5.\nSie hat 2,500 kg.\n\\boxed{2,500}"
+    assert grade_math({"completion": completion, "gold": "2500", "profile": "strict"})["verdict"] != "correct"
+    assert 0 < counter.scanned <= 8 * len(completion)
