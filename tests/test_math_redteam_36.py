@@ -54,9 +54,11 @@ FINDINGS
    `_EQUATION_CONTINUES_RE.search(region, 0, match.start())` for each equation it finds, a scan from the text's start,
    so the check is quadratic in the completion's size: `x + 1.5 = 1.5, ` repeated (no English word, an ambiguous
    `\\boxed{2,500}` at the end) took 0.33 s at 15 KB, 6.4 s at 60 KB, 22 s at 120 KB (load average 3 to 5; the
-   parent: 0.08 s at 120 KB), so a 1 MiB field (`--max-field-bytes`) holds a worker for its whole math deadline and
-   more of its CPU: 14,993,000 characters scanned for a 15,032-character completion. The test counts the scan, it
-   times nothing. Fix: read only the few characters before the equation (`region[max(0, start - 16):start]`).
+   parent: 0.08 s at 120 KB) and 86 s of CPU at 240 KB in `extract_answer` alone, which `engine._grade_math` calls on
+   the server's one event loop, before any worker and its deadline (docs/architecture.md "Process model": every parser
+   of a completion is linear), so one 1 MiB field (`--max-field-bytes`, about 25 min by the curve) stalls every call
+   and `/healthz`: 14,993,000 characters scanned for a 15,032-character completion. The test counts the scan, it
+   times nothing; the server path was not run. Fix: read only the few characters before the equation (`region[max(0, start - 16):start]`).
 COSTS (strict xfails, "cost: ..."; right answers refused in both profiles, paid on the parent):
 (a) NEW with fx29f: English prose whose only function words are the ones moved to the shared group (`has`, `can`,
    `must`, `all`, `add`, `calculate`, `more`, `just`, `any`, `most`, `or`, `divide`, `are`, `some`) proves no English, so
@@ -267,8 +269,9 @@ class _ScanCounter:
 
 @pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
     "rt36 class 6 (new with fx29f: extract._decimal_equation calls _EQUATION_CONTINUES_RE.search(region, 0, start) "
-    "for each equation, so n equations scan n * len / 2 characters: 120 KB of `x + 1.5 = 1.5, ` took 22 s, a 1 MiB "
-    "field about 30 min, where the parent took 0.08 s); fix: read only the few characters before the equation"))
+    "for each equation, so n equations scan n * len / 2 characters: 240 KB of `x + 1.5 = 1.5, ` took 86 s of CPU in "
+    "extract_answer, on the server's event loop, where the parent took 0.08 s at 120 KB); fix: read only the few "
+    "characters before the equation"))
 def test_the_equation_test_reads_in_linear_time(monkeypatch: pytest.MonkeyPatch) -> None:
     """Untrusted text is parsed in linear time (docs DESIGN section 4): the operator test before each equation reads a
     bounded stretch, so the whole check scans a few times the completion's length, however many equations it holds."""
