@@ -73,7 +73,10 @@ COSTS (strict xfails, "cost: ..."; right answers refused in both profiles, paid 
    answer label that names its quantity with one letter (`Final answer for k:`, `Answer for \\(k\\):`, `Result for
    k:`, `Solution for x:`) is read as a short name label (`_step_or_name_label`'s `named_one`), so the bare term below
    it no longer opens the box (`Final answer for k:\\n\\[6\\]\\n\\boxed{6}`): 24 of 24 rows (6 labels x 4 displays: 2 bare
-   terms, `\\approx`, `\\in`; `Answer:` still opens all four), all paid on the parent.
+   terms, `\\approx`, `\\in`; `Answer:` still opens all four), all paid on the parent. (e) NEW with fx29f: `he`
+   proves English only before a word in `-s`/`-ed` or 16 listed irregular pasts and modals (`_ENGLISH_CLAUSE_RE`), so
+   `He drove 1,500 km.\\n#### 1,500`, `He wrote`, `He read`, `He caught` are of no known language: 41 of 48 irregular
+   pasts (`fed`, `led` and the listed ones pay), all 48 paid on the parent.
 HELD (passing tests below): fx29f's be/been allowlist against 108 modal, negated and hedged groups (`would have to
 be`, `may have turned out to be`, `has not turned out to be`, `will surely be`, `has been estimated to be`) and 31
 hedged openers (`I doubt the answer will be:`, `Perhaps the answer will be:`); the same prose without its false
@@ -291,3 +294,15 @@ def test_a_few_equations_scan_little(monkeypatch: pytest.MonkeyPatch) -> None:
     completion = "x + 1.5 = 1.5.\nSie hat 2,500 kg.\n\\boxed{2,500}"
     assert grade_math({"completion": completion, "gold": "2500", "profile": "strict"})["verdict"] != "correct"
     assert 0 < counter.scanned <= 8 * len(completion)
+
+
+# Cost e: `He` + an irregular past that _ENGLISH_CLAUSE_RE does not list.
+test_he_with_any_english_past_proves_english = paid_test(_cases([(f"{s}\n#### 1,500", "1500") for s in (
+    "He drove 1,500 km.", "He wrote 1,500 words.", "He read 1,500 pages.", "He threw 1,500 balls.",
+    "He built 1,500 bricks.", "He caught 1,500 fish.", "He lost 1,500 dollars.", "He ate 1,500 grapes.")]),
+    marks=[pytest.mark.xfail(strict=True, reason=(
+        "cost (rt36 e, new with fx29f: paid on its parent): `he` proves English only before `-s`, `-ed` or one of 16 "
+        "irregular pasts and modals (_ENGLISH_CLAUSE_RE), so `He drove 1,500 km.` (41 of 48 irregular pasts) is of no "
+        "known language; fix: with class 1's, English syntax read as a whole, not a verb list"))])
+test_he_with_a_listed_verb_or_she_pays = paid_test(_cases([(f"{s}\n#### 1,500", "1500") for s in (
+    "He bought 1,500 bricks.", "He fed 1,500 ducks.", "She drove 1,500 km.", "He sold 1,500 pens.")]))
