@@ -10,13 +10,14 @@ FINDINGS
    words other decimal-comma languages write in ASCII, and `_ENGLISH_CLAUSE_RE` takes `he` before any word ending in
    `-s`/`-ed` for an English verb: Norwegian and Danish `and` (a duck: `En and veier 2,500 kg.`), German `Not`
    (`In der Not hat sie 2,500 kg.`) and `These`, Swedish `get` (a goat: `En get vager 2,500 kg.`), Dutch `Here` (the
-   Lord), French `if` (a yew), Vietnamese written without its marks (as it often is online: `them` thêm "more", `the`
+   Lord), French `if` (a yew) and `the` (thé, tea, as accent-less French writes it), Turkish `it`, `his`, `us` (a cur, a
+   feeling, the mind), Vietnamese written without its marks (as it often is online: `them` thêm "more", `the`
    thế, `than` than, `may` mấy, `it` ít, `got` gọt, `up` úp: `Me mua them 2,500 kg gao.`), Finnish `he` ("they") before
-   `taas`/`myos` (`He taas saivat 2,500 kg.`), German's `He Klaus,`: 688 of 704 rows (44 sentences x 4 layouts x 4
+   `taas`/`myos` (`He taas saivat 2,500 kg.`), German's `He Klaus,`: 784 of 800 rows (50 sentences x 4 layouts x 4
    numbers: `2,500`/2500, `12.000`/12, `1,250`/1250, `7.500`/7.5), each short enough that the shared words reach
    `_ENGLISH_SHARE` (a longer text of the same language falls below it: 0 of 8). Fix: class 1 of red team 35's own
-   advice, English syntax read rather than one word (`the` before a noun, a subject with an English auxiliary), or a
-   language's own function words (`og`, `der`, `hat`, `mua`, `la`) refusing.
+   advice, English syntax read rather than one word (several function words in an English order; `the` before a noun
+   alone is none: French `Le the vert`), or a language's own function words (`og`, `der`, `hat`, `mua`, `la`) refusing.
 2. NOT CLOSED (both profiles; fx29f's `_decimal_equation`: all paid on the parent, fx29f's `_CLOCK_TIME_RE` held 1,320).
    A date written day.month (German, Dutch, Italian, Spanish, Indonesian: `24.12`, `1.5`) plus days is a true equation
    of decimals (`24.12 + 7 = 31.12`, `1.5 + 30 = 31.5`, `10.12 + 14 = 24.12`), so it proves a decimal point in prose
@@ -103,7 +104,8 @@ _FALSE_FRIENDS = [
     "Me mua them {n} kg gao.", "Nhu the la {n} kg.", "Co may kg gao? Co {n} kg.", "Con lai it nhat {n} kg.",
     "Moi bao than nang {n} kg.", "Lan got {n} kg tao.", "Up lai, con {n} kg.", "He taas saivat {n} kg.",
     "He myos ostivat {n} kg.", "He Klaus, hier sind {n} kg.", "Onze lieve Here gaf ons {n} kg.", "Le if pese {n} kg.",
-    "In der Not kaufte Oma {n} kg Mehl.", "Bondens get ger {n} kg mjolk per dag.",
+    "In der Not kaufte Oma {n} kg Mehl.", "Bondens get ger {n} kg mjolk per dag.", "Un paquet de the pese {n} kg.",
+    "Bu it {n} kg.", "Bu his {n} kg.",
 ]
 test_a_false_friend_on_the_proof_list_proves_no_english = refused_test(_rows(
     _both_readings(_FALSE_FRIENDS, _LAYOUTS[:2]), (
@@ -117,6 +119,7 @@ test_the_same_prose_without_its_false_friend_is_refused = refused_test(_cases(_b
     "Hallo Klaus, hier sind {n} kg.", "Onze lieve Heer gaf ons {n} kg.", "Le chene pese {n} kg.",
     "Bondens geit ger {n} kg mjolk per dag.", "Co bao nhieu kg gao? Co {n} kg.",
     "Anden veier 2 kg, og en and til veier {n} kg.", "Familien har en and. Den veier {n} kg.",
+    "Un paquet de cafe pese {n} kg.", "Ali ile at {n} kg cekiyor.",
 ], _LAYOUTS[:2])))
 test_english_prose_with_its_words_pays = paid_test(_cases([
     ("A duck and a goose weigh 2,500 kg.\n#### 2,500", "2500"), ("The goat gets 2,500 kg of hay.\n\\boxed{2,500}", "2500"),
