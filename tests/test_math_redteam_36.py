@@ -77,7 +77,10 @@ COSTS (strict xfails, "cost: ..."; right answers refused in both profiles, paid 
    terms, `\\approx`, `\\in`; `Answer:` still opens all four), all paid on the parent. (e) NEW with fx29f: `he`
    proves English only before a word in `-s`/`-ed` or 16 listed irregular pasts and modals (`_ENGLISH_CLAUSE_RE`), so
    `He drove 1,500 km.\\n#### 1,500`, `He wrote`, `He read`, `He caught` are of no known language: 41 of 48 irregular
-   pasts (`fed`, `led` and the listed ones pay), all 48 paid on the parent.
+   pasts (`fed`, `led` and the listed ones pay), all 48 paid on the parent. (f) NEW with fx29f: `_LINK_GROUP_RE` has
+   `turns out to be` but not `comes out to be` (common in models' outputs), and one adverb only: `The answer comes out
+   to be:\\n\\boxed{6}`, `The answer will then also be:` (3 subjects each), all paid on the parent; `will now be`,
+   `will eventually be`, `is going to be`, `ends up being` are refused on both.
 HELD (passing tests below): fx29f's be/been allowlist against 108 modal, negated and hedged groups (`would have to
 be`, `may have turned out to be`, `has not turned out to be`, `will surely be`, `has been estimated to be`) and 31
 hedged openers (`I doubt the answer will be:`, `Perhaps the answer will be:`); the same prose without its false
@@ -309,3 +312,13 @@ test_he_with_any_english_past_proves_english = paid_test(_cases([(f"{s}\n#### 1,
         "known language; fix: with class 1's, English syntax read as a whole, not a verb list"))])
 test_he_with_a_listed_verb_or_she_pays = paid_test(_cases([(f"{s}\n#### 1,500", "1500") for s in (
     "He bought 1,500 bricks.", "He fed 1,500 ducks.", "She drove 1,500 km.", "He sold 1,500 pens.")]))
+
+
+# Cost f: a colon line's `be` group that _LINK_GROUP_RE's shapes do not list.
+test_a_common_be_group_on_a_colon_line_pays = paid_test(_cases([f"{s}:\n\\boxed{{6}}" for s in (
+    "The answer comes out to be", "So the total comes out to be", "Hence the number of apples comes out to be",
+    "The answer will then also be", "So the total will then also be")]), marks=[pytest.mark.xfail(strict=True, reason=(
+        "cost (rt36 f, new with fx29f: paid on its parent): _LINK_GROUP_RE lists `turns out to be` but not `comes out "
+        "to be`, and one adverb only (`will then also be`); fix: the group read as the box's own line reads it"))])
+test_a_listed_be_group_with_its_adverb_pays = paid_test(_cases([f"{s}:\n\\boxed{{6}}" for s in (
+    "The answer will therefore be", "So the total must hence be", "The answer has thus been", "The answer turns out to be")]))
