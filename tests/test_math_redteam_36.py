@@ -85,7 +85,9 @@ HELD (passing tests below): fx29f's be/been allowlist against 108 modal, negated
 be`, `may have turned out to be`, `has not turned out to be`, `will surely be`, `has been estimated to be`) and 31
 hedged openers (`I doubt the answer will be:`, `Perhaps the answer will be:`); the same prose without its false
 friend; a date equation shaped as clock times (`1.10 + 14 = 15.10`), false (`24.12 + 7 = 30.12`) or with the date's
-closing point (`24.12. + 7 = 31.12.`).
+closing point (`24.12. + 7 = 31.12.`); a hedge after the box below a colon line (`Not really.`, `if n is even.`, ` or 7`,
+`(in thousands)`: 18 tails x 5 colon lines, none paid); a lead clause before the group (`Before rounding, the total will
+be:`, `With the wrong formula,`, `Per box,`: 21 of 21 refused with `will be:`, `is:` and on the box's own line).
 """
 
 from __future__ import annotations
