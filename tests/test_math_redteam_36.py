@@ -24,7 +24,8 @@ FINDINGS
    that groups with a point (`Vom 24.12 + 7 = 31.12 hat sie 12.000 kg.` pays 12): 2,376 of 3,696 rows (84 date
    equations x 5 languages' sentences x 2 layouts x both separators; all 54 equations with a number no clock reads
    paid every row, the 30 shaped as clock times none); also a verse, a grade, a section (`Psalm 23.1 + 1 = 24.1`, `Note
-   1.3 + 0.4 = 1.7`, `Abschnitt 2.1 + 0.1 = 2.2`). Fix: a number with no reading in the other convention (`24.12`) is
+   1.3 + 0.4 = 1.7`, `Abschnitt 2.1 + 0.1 = 2.2`) and German's midnight, which `_CLOCK_TIME_RE` (`2[0-3]`) does not
+   read as a time (`Um 23.00 + 1 = 24.00 Uhr`, `Ab 20.15 + 4 = 24.15 Uhr`: 5 of 5 such sums). Fix: a number with no reading in the other convention (`24.12`) is
    no evidence for either (a date's, a section's point is no decimal point); an equation proves a convention only where
    each of its numbers reads in both and the equation holds in one.
 3. NEW in part with fx29f (both profiles). (a) `_copula_subject(clause + " is ")` admits a subject whose adjective
@@ -138,6 +139,7 @@ _DATES = [
     "Levering 17.5 + 7 = 24.5: zij heeft {n} kg.", "Consegna 20.12 + 7 = 27.12: ha {n} kg.",
     "Entrega 3.4 + 14 = 17.4: tiene {n} kg.", "Dia punya {n} kg, tenggat 24.1 + 1 = 25.1.",
     "Sie hat {n} kg (Psalm 23.1 + 1 = 24.1).", "Sie hat {n} kg. Note 1.3 + 0.4 = 1.7",
+    "Um 23.00 + 1 = 24.00 Uhr hat sie {n} kg.", "Von 20.00 + 4 = 24.00 Uhr hat sie {n} kg.",
 ]
 test_a_dates_arithmetic_proves_no_decimal_point = refused_test(_rows(_both_readings(_DATES, _LAYOUTS[:2]), (
     "rt36 class 2 (fx29f's _decimal_equation; all paid on its parent): a day.month date plus days (`24.12 + 7 = "
