@@ -52,7 +52,7 @@ FINDINGS
    previous answer was:`: 37 of 40 subjects in each of 3 layouts (box, display and box, `\\[\\boxed{}\\]`), where
    fx29f's `will be:` reading refuses 39 of 40 and the box's own line 40 of 40. Fix: fx29f's `_copula_subject` for
    every link of a colon line (Omni-MATH's long subjects then cost, as they do on one line).
-6. NEW with fx29f (RED-TEAM class 9, the service stalled; both profiles). `_decimal_equation` asks
+6. CLOSED (f2bf273, extract._continues). NEW with fx29f (RED-TEAM class 9, the service stalled; both profiles). `_decimal_equation` asks
    `_EQUATION_CONTINUES_RE.search(region, 0, match.start())` for each equation it finds, a scan from the text's start,
    so the check is quadratic in the completion's size: `x + 1.5 = 1.5, ` repeated (no English word, an ambiguous
    `\\boxed{2,500}` at the end) took 0.33 s at 15 KB, 6.4 s at 60 KB, 22 s at 120 KB (load average 3 to 5; the
@@ -280,11 +280,8 @@ class _ScanCounter:
         return self.pattern.search(string, pos, endpos)
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "rt36 class 6 (new with fx29f: extract._decimal_equation calls _EQUATION_CONTINUES_RE.search(region, 0, start) "
-    "for each equation, so n equations scan n * len / 2 characters: 240 KB of `x + 1.5 = 1.5, ` took 86 s of CPU in "
-    "extract_answer, on the server's event loop, where the parent took 0.08 s at 120 KB); fix: read only the few "
-    "characters before the equation"))
+# rt36 class 6, closed by extract._continues (f2bf273): the operator test reads the blanks and 8 characters before
+# an equation. Before: `_EQUATION_CONTINUES_RE.search(region, 0, start)` per equation, 240 KB took 86 s of CPU.
 def test_the_equation_test_reads_in_linear_time(monkeypatch: pytest.MonkeyPatch) -> None:
     """Untrusted text is parsed in linear time (docs DESIGN section 4): the operator test before each equation reads a
     bounded stretch, so the whole check scans a few times the completion's length, however many equations it holds."""
