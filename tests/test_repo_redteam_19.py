@@ -3,11 +3,12 @@ by `sources_line`, read by `read_sources`, environment.json `test_sources`, refu
 module doctest's file (`listed_test_files`); docs/repo-tasks.md "Trust model", "Where a test's code lives".
 Host-side only: the product's plugin file run by this interpreter's pytest as env build runs it (rt18's `_record`), the
 admission, decoys and run of rt18's `_host_grade` (the patched tree run by the host's pytest, its JUnit XML resolved as
-`_verdict` does). The image's pytest is Debian bookworm's 7.2; the rules used below (a root conftest's fixtures get
-baseid "", `name2fixturedefs` is the argument closure, xunit setup is a fixture of pytest's own code) are the same in
-7.x and 9.x (read in 9.2's _pytest/fixtures.py); no Docker build was run (the CI shared the machine).
+`_verdict` does). The image's pytest is Debian bookworm's 7.2, the host's 9.2: the rules used below (a root conftest's
+fixtures get baseid "", `name2fixturedefs` is the argument closure, xunit setup is a fixture of pytest's own code) are
+the same in both; the Docker tests at the end build one environment holding classes 1-4 and 6 by a real `verifier env
+build` (the collection in the image) and grade class 1's forgery on Docker.
 
-FINDINGS (11 strict xfails in 8 paying classes and 1 cost; each paid a WRONG patch 1.0 host-side: `add` made `a * b`,
+FINDINGS (13 strict xfails host-side, 1 on Docker, in 8 paying classes and 1 cost; each paid a WRONG patch 1.0 host-side: `add` made `a * b`,
 and the code the record does not see made to expect the wrong value or not to assert; the gold accepted and the wrong
 add alone not, in the same layout, asserted; no decoy detects any: each either gets none or makes the forged test
 consistent, which a decoy copy fails as its original would):
@@ -26,7 +27,7 @@ consistent, which a decoy copy fails as its original would):
    `__wrapped__` chain, the outermost included.
 3. xunit setup inherited from a source base class: `setup_method` of a plain class and unittest's `setUp` (`self.want
    = 3`; pytest runs the first as a fixture whose function is pytest's own, outside the tree, the second inside
-   unittest) (2). Held: an autouse fixture method of the same base class is recorded. Fix: record the files of the
+   unittest), and a class attribute of the base (`want = 3`: rt18's open data class, closed by the same fix) (3). Held: an autouse fixture method of the same base class is recorded. Fix: record the files of the
    test class's MRO (every class between the item's class and `object`/`unittest.TestCase` defined in the tree):
    inherited setup, teardown, `run`, and class attributes (data, as rt18's CASES) at once.
 4. A re-export the test module imports through (`from pkg.suite import AddChecks`, pkg/suite/__init__.py re-exporting
@@ -46,7 +47,9 @@ consistent, which a decoy copy fails as its original would):
 7. A listed module doctest whose docstring text lives in another module (pandas' `shared_docs`: util.py sets
    `total.__doc__ = TOTAL` imported from pkg/_docs.py): util.py is protected whole (rt18 B), _docs.py is source, and a
    line of CODE appended there (`TOTAL = TOTAL.replace(...)`) keeps every example of its string constants, which is
-   all `check_doctests` reads (1). Held: the constant's example edited in place is refused by `check_doctests`. Fix
+   all `check_doctests` reads; and doctest's `__test__` route (util.py's `__test__ = {"total": total}` of
+   pkg/_impl.py's function, which doctest finds with no same-module check: id `pkg/util.py::pkg.util.__test__.total`,
+   the docstring _impl.py's, rewritten there by a line of code) (2). Held: the constant's example edited in place is refused by `check_doctests`. Fix
    (an allowlist): a module doctest is the dataset's only where its docstring is the literal docstring of its `def`
    or `class` in its own file (read with `ast` in the environment); else no such listed test is graded (or the
    record stores the docstring's source file, found at build by text among the tree's modules).
@@ -105,6 +108,9 @@ _DOCS = ('"""Docstrings shared by the package\'s modules (pandas\' shared_docs).
          'TOTAL = """The sum of xs.\n\n    >>> total([1, 2])\n    3\n    """\n')
 _UTIL = ('"""Totals."""\nfrom pkg._docs import TOTAL\nfrom pkg.mod import add\n\n\ndef total(xs):\n    s = 0\n'
          "    for x in xs:\n        s = add(s, x)\n    return s\n\n\ntotal.__doc__ = TOTAL\n")
+_IMPL = ('"""The implementation util.py lists for its doctests."""\nfrom pkg.mod import add\n\n\ndef total(xs):\n'
+         '    """The sum of xs.\n\n    >>> total([1, 2])\n    3\n    """\n    s = 0\n    for x in xs:\n'
+         "        s = add(s, x)\n    return s\n")
 _CLASS_ID = "tests/test_mod.py::TestAdd::test_add"
 _DOCTEST_CMD = f"{_PYTEST} --doctest-modules pkg"
 
@@ -146,6 +152,18 @@ _PAYING = {  # name: (files beside _BASE, test command, listed id, the forging e
     "7-doctest-text-in-another-module": (
         {"pkg/_docs.py": _DOCS, "pkg/util.py": _UTIL}, _DOCTEST_CMD, "pkg/util.py::pkg.util.total",
         _diff("pkg/_docs.py", _DOCS, _DOCS + 'TOTAL = TOTAL.replace("    3\\n", "    0\\n")\n'), ()),
+    # doctest's `__test__` route (no _from_module check): util.py's listed doctest is _impl.py's function's docstring
+    "7-doctest-by-__test__": (
+        {"pkg/_impl.py": _IMPL, "pkg/util.py": '"""Totals."""\nfrom pkg._impl import total\n\n__test__ = {"total": total}\n'},
+        _DOCTEST_CMD, "pkg/util.py::pkg.util.__test__.total",
+        _diff("pkg/_impl.py", _IMPL, _IMPL + 'total.__doc__ = total.__doc__.replace("    3\\n", "    0\\n")\n'), ()),
+    # the expected value a class attribute of the source base class (rt18's CASES, data, under class 3's fix)
+    "3-inherited-class-attribute": (
+        {"pkg/testcase.py": "class AddCase:\n    want = 3\n", "tests/test_mod.py": "from pkg.mod import add\n"
+         "from pkg.testcase import AddCase\n\n\nclass TestAdd(AddCase):\n    def test_add(self):\n"
+         "        assert add(1, 2) == self.want\n"},
+        _CMD, _CLASS_ID, _diff("pkg/testcase.py", "class AddCase:\n    want = 3\n", "class AddCase:\n    want = 2\n"),
+        ("tests/test_mod.py",)),
 }
 
 
@@ -322,3 +340,81 @@ def test_a_fix_to_a_shipped_fixture_imported_by_its_tests_is_admitted(tmp_path: 
     tree = _env(tmp_path / "env", {"pkg/plugin.py": _PLUGIN, "tests/test_plugin.py": "from pkg.plugin import adder  "
                                    "# noqa: F401\n\n\ndef test_adder(adder):\n    assert adder(1, 2) == 3\n"})
     assert _host_grade(tree, _PLUGIN_FIX, _CMD, ("tests/test_plugin.py::test_adder",)) == "accepted"
+
+
+# ----------------------------------------------------------------- on Docker: the image's pytest (Debian's 7.2)
+_FIXTURES = ("import pytest\n\n\n@pytest.fixture\ndef small_sum():\n    return 3\n\n\n@pytest.fixture\ndef zero_sum():\n"
+             "    return 5\n")
+_DOCKER_FILES = {  # one environment holding classes 1-4 and 6 (grade_pytest_task's ids: tests/test_mod.py's two tests)
+    **_BASE, "pkg/conformance.py": _FIXTURES, "conftest.py": "from pkg.conformance import small_sum, zero_sum  # noqa: F401\n",
+    "tests/test_mod.py": "from pkg.mod import add\n\n\ndef test_sum(small_sum):\n    assert add(1, 2) == small_sum\n\n\n"
+                         "def test_zero(zero_sum):\n    assert add(0, 5) == zero_sum\n",
+    **{path: text for name in ("2-decorator-wrapper", "3-inherited-setup_method", "4-re-export-rebound",
+                               "6-custom-item-in-a-source-module")
+       for path, text in _PAYING[name][0].items() if path != "tests/test_mod.py"},
+    "tests/test_deco.py": _PAYING["2-decorator-wrapper"][0]["tests/test_mod.py"],
+    "tests/test_setup.py": _PAYING["3-inherited-setup_method"][0]["tests/test_mod.py"],
+    "tests/test_reexport.py": _PAYING["4-re-export-rebound"][0]["tests/test_mod.py"],
+}
+_DOCKER_CMD = f"{_PYTEST} tests"
+_DOCKER_FORGED = _WRONG_ADD + _diff("pkg/conformance.py", _FIXTURES, _FIXTURES.replace("return 3", "return 2")
+                                    .replace("return 5", "return 0"))
+
+
+@pytest.fixture(scope="module")
+def built_docker_env(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A real `verifier env build` (an install step: the collection runs in the language's image) of _DOCKER_FILES."""
+    import json
+    import subprocess
+
+    from verifier.tools.cli import main as verifier_cli
+
+    tmp = tmp_path_factory.mktemp("rt19-docker")
+    src, root = _files(tmp / "src", _DOCKER_FILES), tmp / "envs"
+    git = ["git", "-C", str(src), "-c", "user.name=t", "-c", "user.email=t@t"]
+    for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "rt19"]):
+        subprocess.run([*git, *args], check=True, capture_output=True)
+    recipe = tmp / "rt19.json"
+    recipe.write_text(json.dumps({"name": "rt19", "language": "python", "repo": str(src), "commit": "HEAD",
+                                  "test_cmd": _DOCKER_CMD, "report": "pytest", "install": ["true"]}))
+    assert verifier_cli(["env", "build", str(recipe), "--environments", str(root)]) == 0
+    return root
+
+
+@pytest.mark.docker
+def test_env_build_in_the_image_records_none_of_the_paying_files(built_docker_env: Path) -> None:
+    """Condition of classes 1-4 and 6 in the image (its pytest): environment.json's test_sources names the re-export's
+    defining file and the test modules, none of the files a forgery edits."""
+    import json
+
+    from sandbox.environments import ENV_FILE, SOURCES_KEY
+
+    sources = json.loads((built_docker_env / "rt19" / ENV_FILE).read_text())[SOURCES_KEY]
+    assert sources == ["pkg/suite/_conformance.py", "tests/test_deco.py", "tests/test_mod.py", "tests/test_setup.py"], sources
+
+
+def _grade_on_docker(root: Path, completion: str) -> dict:
+    from helpers import grade_pytest_task, sandbox_config
+    from sandbox.sync import SyncGrader
+
+    g = SyncGrader(sandbox_config("docker", languages=("python",), pool_size=1, pool_name="rt19-docker",
+                                  repo_environments=str(root), repo_pool_size=1))
+    try:
+        return grade_pytest_task(g, "rt19", completion, "", _DOCKER_CMD, "rt19")
+    finally:
+        g.close()
+
+
+@pytest.mark.docker
+def test_the_root_conftest_layout_grades_on_docker(built_docker_env: Path) -> None:
+    """Condition of class 1 on Docker: the gold resolves and the wrong add alone does not."""
+    assert _grade_on_docker(built_docker_env, _GOLD)["verdict"] == "accepted"
+    assert _grade_on_docker(built_docker_env, _WRONG_ADD)["verdict"] == "wrong_answer"
+
+
+@pytest.mark.docker
+@pytest.mark.xfail(strict=True, reason=_REASONS["1"] + " (graded on Docker)")
+def test_a_root_conftest_s_imported_fixture_forged_is_not_paid_on_docker(built_docker_env: Path) -> None:
+    """Near miss on Docker: the wrong add plus the root conftest's imported fixtures made the wrong add's values."""
+    result = _grade_on_docker(built_docker_env, _DOCKER_FORGED)
+    assert result["verdict"] != "accepted", result
