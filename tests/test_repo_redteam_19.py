@@ -1,71 +1,73 @@
 """Red team rt19 of h33g (issue 33): env build's record of where tests' code lives (sandbox/repo/sources_plugin.py run
 by `sources_line`, read by `read_sources`, environment.json `test_sources`, refused by `check_admitted`) and the listed
 module doctest's file (`listed_test_files`); docs/repo-tasks.md "Trust model", "Where a test's code lives".
-Host-side only: the product's plugin file run by this interpreter's pytest as env build runs it (rt18's `_record`), the
+Host-side first: the product's plugin file run by this interpreter's pytest as env build runs it (rt18's `_record`), the
 admission, decoys and run of rt18's `_host_grade` (the patched tree run by the host's pytest, its JUnit XML resolved as
 `_verdict` does). The image's pytest is Debian bookworm's 7.2, the host's 9.2: the rules used below (a root conftest's
 fixtures get baseid "", `name2fixturedefs` is the argument closure, xunit setup is a fixture of pytest's own code) are
 the same in both; the Docker tests at the end build one environment holding classes 1-4 and 6 by a real `verifier env
 build` (the collection in the image) and grade class 1's forgery on Docker.
 
-FINDINGS (13 strict xfails host-side, 1 on Docker, in 8 paying classes and 1 cost; each paid a WRONG patch 1.0 host-side: `add` made `a * b`,
-and the code the record does not see made to expect the wrong value or not to assert; the gold accepted and the wrong
-add alone not, in the same layout, asserted; no decoy detects any: each either gets none or makes the forged test
-consistent, which a decoy copy fails as its original would):
-1. Fixtures pytest scopes to the session (baseid "") are skipped as "a plugin's" (RED-TEAM 1: a rule by spelling):
-   a fixture the ROOT conftest.py imports from a source module (`from pkg.conformance import small_sum`; the root
-   conftest's baseid is "" in pytest 7-9, so the docs' "a conftest's is the conftest's" does not hold at the root,
-   where most projects' conftest is), and a `pytest_plugins` module's (documented as not recorded, but the conftest
-   naming it is the dataset's, so its fixtures are the tests' code as much as an imported one) (2). Held: the same
-   import in tests/conftest.py is recorded. Fix: record a fixture's file by who registered it, not by baseid: every
-   fixture registered from a conftest module or a module a conftest's or test module's `pytest_plugins` names (the
-   dataset's choice), the project's own entry-point plugin left the patch's (rt18's rewrite, kept).
-2. A source module's decorator around a test (`@checked` with functools.wraps, sklearn's `ignore_warnings`): the
-   wrapper is the code pytest calls, but the plugin records the innermost `__wrapped__` only (the test module); the
-   wrapper made `return None` passes the test without its body (no decoy: a decorated test gets none) (1). Held: a
-   decorator without `wraps` (the wrapper is `item.obj`) is recorded. Fix: record the file of every function on the
-   `__wrapped__` chain, the outermost included.
-3. xunit setup inherited from a source base class: `setup_method` of a plain class and unittest's `setUp` (`self.want
-   = 3`; pytest runs the first as a fixture whose function is pytest's own, outside the tree, the second inside
-   unittest), and a class attribute of the base (`want = 3`: rt18's open data class, closed by the same fix) (3). Held: an autouse fixture method of the same base class is recorded. Fix: record the files of the
-   test class's MRO (every class between the item's class and `object`/`unittest.TestCase` defined in the tree):
-   inherited setup, teardown, `run`, and class attributes (data, as rt18's CASES) at once.
+FINDINGS (13 strict xfails host-side, 1 on Docker, in 8 paying classes and 1 cost; each paid a WRONG patch 1.0
+host-side: `add` made `a * b`, and the code the record does not see made to expect the wrong value or not to assert; the
+gold accepted and the wrong add alone not, in the same layout, asserted; no decoy detects any: each either gets none or
+makes the forged test consistent, which a decoy copy fails as its original would):
+1. Fixtures pytest scopes to the session (baseid "") are skipped as "a plugin's" (RED-TEAM 1: a rule by spelling): a
+   fixture the ROOT conftest.py imports from a source module (`from pkg.conformance import small_sum`; the root
+   conftest's baseid is "" in pytest 7-9, so the docs' "a conftest's is the conftest's" does not hold at the root, where
+   most projects' conftest is), and a `pytest_plugins` module's (documented as not recorded, but the conftest naming it
+   is the dataset's, so its fixtures are the tests' code as much as an imported one) (2). Held: the same import in
+   tests/conftest.py is recorded. Fix: record a fixture's file by who registered it, not by baseid: every fixture
+   registered from a conftest module or a module a conftest's or test module's `pytest_plugins` names (the dataset's
+   choice), the project's own entry-point plugin left the patch's (rt18's rewrite, kept).
+2. A source module's decorator around a test (`@checked` with functools.wraps, sklearn's `ignore_warnings`): the wrapper
+   is the code pytest calls, but the plugin records the innermost `__wrapped__` only (the test module); the wrapper made
+   `return None` passes the test without its body (no decoy: a decorated test gets none) (1). Held: a decorator without
+   `wraps` (the wrapper is `item.obj`) is recorded. Fix: record the file of every function on the `__wrapped__` chain,
+   the outermost included.
+3. xunit setup inherited from a source base class: `setup_method` of a plain class and unittest's `setUp` (`self.want =
+   3`; pytest runs the first as a fixture whose function is pytest's own, outside the tree, the second inside unittest),
+   and a class attribute of the base (`want = 3`: rt18's open data class, closed by the same fix) (3). Held: an autouse
+   fixture method of the same base class is recorded. Fix: record the files of the test class's MRO (every class between
+   the item's class and `object`/`unittest.TestCase` defined in the tree): inherited setup, teardown, `run`, and class
+   attributes (data, as rt18's CASES) at once.
 4. A re-export the test module imports through (`from pkg.suite import AddChecks`, pkg/suite/__init__.py re-exporting
    pkg/suite/_conformance.py's class, pandas' `_testing/__init__.py` shape): the record names the defining file, the
    patch rebinds the name in the `__init__.py` to a class of its own whose `test_add` passes (1). Held: the defining
-   file is refused; a path through a directory link is refused by the applier (the record keeps realpaths). Fix: for
-   a test or class not defined in its id's file, record also every tree module on the dotted path it is imported from
+   file is refused; a path through a directory link is refused by the applier (the record keeps realpaths). Fix: for a
+   test or class not defined in its id's file, record also every tree module on the dotted path it is imported from
    whose namespace holds it at collection (`pkg/suite/__init__.py`, `pkg/__init__.py`).
 5. A fixture the test asks for by name at run time (`request.getfixturevalue('small_sum')`, pandas' indirect fixture
    names): not in `name2fixturedefs` (the argument closure), so the imported fixture's file is not recorded (1). Held:
-   the same fixture as an argument (rt18). Fix: record every fixture the test module and its classes make visible
-   (their own parsed fixturedefs), not only the closure.
+   the same fixture as an argument (rt18). Fix: record every fixture the test module and its classes make visible (their
+   own parsed fixturedefs), not only the closure.
 6. A custom collection item (a conftest's `pytest_collect_file` making `CaseItem`s of a data file, the item class in a
-   source module, mypy's data-driven tests' shape): the item has no `obj`, so the record is empty; `runtest` made
-   `pass` passes every case (1). Fix: record the files of `type(item)`'s MRO and its collector's (the code pytest
-   calls for an item that is not a Function).
+   source module, mypy's data-driven tests' shape): the item has no `obj`, so the record is empty; `runtest` made `pass`
+   passes every case (1). Fix: record the files of `type(item)`'s MRO and its collector's (the code pytest calls for an
+   item that is not a Function).
 7. A listed module doctest whose docstring text lives in another module (pandas' `shared_docs`: util.py sets
    `total.__doc__ = TOTAL` imported from pkg/_docs.py): util.py is protected whole (rt18 B), _docs.py is source, and a
-   line of CODE appended there (`TOTAL = TOTAL.replace(...)`) keeps every example of its string constants, which is
-   all `check_doctests` reads; and doctest's `__test__` route (util.py's `__test__ = {"total": total}` of
-   pkg/_impl.py's function, which doctest finds with no same-module check: id `pkg/util.py::pkg.util.__test__.total`,
-   the docstring _impl.py's, rewritten there by a line of code) (2). Held: the constant's example edited in place is refused by `check_doctests`. Fix
-   (an allowlist): a module doctest is the dataset's only where its docstring is the literal docstring of its `def`
-   or `class` in its own file (read with `ast` in the environment); else no such listed test is graded (or the
-   record stores the docstring's source file, found at build by text among the tree's modules).
+   line of CODE appended there (`TOTAL = TOTAL.replace(...)`) keeps every example of its string constants, which is all
+   `check_doctests` reads; and doctest's `__test__` route (util.py's `__test__ = {"total": total}` of pkg/_impl.py's
+   function, which doctest finds with no same-module check: id `pkg/util.py::pkg.util.__test__.total`, the docstring
+   _impl.py's, rewritten there by a line of code) (2). Held: the constant's example edited in place is refused by
+   `check_doctests`. Fix (an allowlist): a module doctest is the dataset's only where its docstring is the literal
+   docstring of its `def` or `class` in its own file (read with `ast` in the environment); else no such listed test is
+   graded (or the record stores the docstring's source file, found at build by text among the tree's modules).
 8. A record the build takes as whole though one of the command's pytest sessions never loaded the plugin: `pytest
    tests/unit; PYTHONPATH=. pytest tests/func` with a virtual environment's interpreter (the user site off, the
    PYTHONPATH assignment dropping the plugin's folder, the docs' own failing case) records the first session only and
    the build passes; tests/func's imported test is unprotected (1). Held: that second session alone fails the build.
    Fix: "the plugin was loaded" must hold per pytest process, not per build: load it where no command's environment
-   drops it (a `.pth` in each site-packages the build container has, virtual environments included, for the
-   collection run only) and refuse the build where a process imported pytest without it (a start line per process).
-C1 (cost). A right patch refused: a fix to a fixture the project ships (pkg/plugin.py's `adder`) that its tests
-   import by name, while the same fixture reached through `pytest_plugins` is admitted (rt18's rewrite): the line
-   between the two is a spelling, so class 1's fix and this cost meet; decide by who names the module (1).
+   drops it (a `.pth` in each site-packages the build container has, virtual environments included, for the collection
+   run only) and refuse the build where a process imported pytest without it (a start line per process).
+C1 (cost). A right patch refused: a fix to a fixture the project ships (pkg/plugin.py's `adder`) that its tests import
+   by name, while the same fixture reached through `pytest_plugins` is admitted (rt18's rewrite): the line between the
+   two is a spelling, so class 1's fix and this cost meet; decide by who names the module (1).
 Not attacked (time): parametrize data from source modules and `pytest_generate_tests` imported into a test module (the
 known open rt18 CASES class), conftest hooks imported from source modules (the general in-process forgery of "Not
-guaranteed", detected by decoys where planted), entry-point plugins of the project (class 1's last rule).
+guaranteed", detected by decoys where planted; where a conftest has any `pytest_` hook no decoy is planted at all), entry-point
+plugins of the project (class 1's last rule).
 """
 from __future__ import annotations
 
