@@ -66,8 +66,8 @@ C1 (cost). A right patch refused: a fix to a fixture the project ships (pkg/plug
    two is a spelling, so class 1's fix and this cost meet; decide by who names the module (1).
 Not attacked (time): parametrize data from source modules and `pytest_generate_tests` imported into a test module (the
 known open rt18 CASES class), conftest hooks imported from source modules (the general in-process forgery of "Not
-guaranteed", detected by decoys where planted; where a conftest has any `pytest_` hook no decoy is planted at all), entry-point
-plugins of the project (class 1's last rule).
+guaranteed", detected by decoys where planted; where a conftest has any `pytest_` hook no decoy is planted at
+all), entry-point plugins of the project (class 1's last rule).
 """
 from __future__ import annotations
 
