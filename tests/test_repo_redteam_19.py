@@ -266,6 +266,17 @@ def test_a_path_through_a_directory_link_is_refused(tmp_path: Path) -> None:
     assert "is not a regular file or directory" in _host_grade(tree, forged, _CMD, ("tests/test_mod.py::test_add_small",))
 
 
+def test_a_relative_import_root_and_a_changed_directory_are_recorded(tmp_path: Path) -> None:
+    """Held (records written by path): a root conftest putting a relative folder on sys.path (`lib`) and changing the
+    working directory at import: Python 3.11's finder makes the module's path absolute when it imports it, so the
+    plugin's realpath at the collection's end names the right file."""
+    tree = _env(tmp_path / "env", {"lib/conformance.py": _SUITE, "conftest.py": "import os\nimport sys\n\n"
+                                   "sys.path.insert(0, 'lib')\nimport conformance  # noqa: E402,F401\n\n"
+                                   "os.chdir('tests')\n",
+                                   "tests/test_mod.py": "from conformance import test_add_small  # noqa: F401\n"})
+    assert _record(tree, _CMD) == ("lib/conformance.py",)
+
+
 # ----------------------------------------------------------------- 8. a record missing a session
 _IMPORTS = "from pkg.{} import test_add_small  # noqa: F401\n"
 _TWO_SESSIONS = f"{_PYTEST} tests/unit; PYTHONPATH=. {_PYTEST} tests/func"
