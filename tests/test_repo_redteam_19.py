@@ -8,7 +8,7 @@ fixtures get baseid "", `name2fixturedefs` is the argument closure, xunit setup 
 the same in both; the Docker tests at the end build one environment holding classes 1-4 and 6 by a real `verifier env
 build` (the collection in the image) and grade class 1's forgery on Docker.
 
-FINDINGS (13 strict xfails host-side, 1 on Docker, in 8 paying classes and 1 cost; each paid a WRONG patch 1.0
+FINDINGS (14 strict xfails host-side, 1 on Docker, in 9 paying classes and 1 cost; each paid a WRONG patch 1.0
 host-side: `add` made `a * b`, and the code the record does not see made to expect the wrong value or not to assert; the
 gold accepted and the wrong add alone not, in the same layout, asserted; no decoy detects any: each either gets none or
 makes the forged test consistent, which a decoy copy fails as its original would):
@@ -61,6 +61,12 @@ makes the forged test consistent, which a decoy copy fails as its original would
    Fix: "the plugin was loaded" must hold per pytest process, not per build: load it where no command's environment
    drops it (a `.pth` in each site-packages the build container has, virtual environments included, for the collection
    run only) and refuse the build where a process imported pytest without it (a start line per process).
+9. The record is made at the base commit, before the test patch (documented: "a test only the task's test patch
+   adds"), and SWE-style FAIL_TO_PASS tests are mostly the test patch's: a new test class inheriting a source module's
+   checks that no base test used (`class TestAdd(AddChecks)` in the test patch's tests/test_new.py) leaves that module
+   the patch's; its checks rewritten are admitted and the listed test passes the wrong add (1; the run is the host's
+   pytest on the patched tree plus the test patch's file, its -rA line read, not `_host_grade`, which has no test
+   patch). Fix: record at the gold run (swebench rows have one), with the test patch, per task.
 C1 (cost). A right patch refused: a fix to a fixture the project ships (pkg/plugin.py's `adder`) that its tests import
    by name, while the same fixture reached through `pytest_plugins` is admitted (rt18's rewrite): the line between the
    two is a spelling, so class 1's fix and this cost meet; decide by who names the module (1).
@@ -326,6 +332,54 @@ def test_a_record_missing_a_session_is_not_paid(tmp_path: Path) -> None:
     forged = _WRONG_ADD + _SUITE_FORGED.replace("conformance", "suite2")
     grade = _host_grade(tree, forged, _TWO_SESSIONS, ("tests/func/test_two.py::test_add_small",))
     assert grade != "accepted", grade
+
+
+# ----------------------------------------------------------------- 9. the record is made before the test patch
+_NEW_TEST = "from pkg.conformance import AddChecks\n\n\nclass TestAdd(AddChecks):\n    pass\n"
+_NEW_ID = "tests/test_new.py::TestAdd::test_add_zero"
+
+
+def _with_test_patch(tmp_path: Path, completion: str) -> tuple[str, str]:
+    """The admission make_repo_plan makes on the environment's tree with env build's record of it (rt17's
+    `_refusal_applied` with `sources`; the listed id's file the task's), then the patched tree with the task's test
+    patch written over it (tests/test_new.py, SWE-style: the new test the task lists) run by the host's pytest:
+    (the refusal or "", the run's -rA lines)."""
+    from tests.test_repo_redteam_17 import _refusal_applied
+    from tests.test_repo_redteam_18 import _pytest_run
+
+    tree = _env(tmp_path / "env", {"pkg/conformance.py": _SUITE, "tests/test_mod.py": "def test_nothing():\n    pass\n"})
+    sources = _record(tree, _CMD)
+    assert sources == ("tests/test_mod.py",)  # the environment's own tests use no code of pkg/conformance.py
+    refused = _refusal_applied(tree, completion, _CMD, sources, (_NEW_ID,))
+    if refused:
+        return refused, ""
+    from sandbox.repo.apply import apply_patch
+    from sandbox.repo.patch import read_patch
+
+    overrides: dict[str, bytes | None] = {}
+    apply_patch(str(tree), read_patch(completion), overrides)
+    run = _files(tmp_path / "run", {p: (tree / p).read_text() for p in ("pkg/__init__.py", "tests/__init__.py",
+                                                                         "tests/test_mod.py")})
+    for path in ("pkg/mod.py", "pkg/conformance.py"):
+        (run / path).write_bytes(overrides.get(path) or (tree / path).read_bytes())
+    (run / "tests/test_new.py").write_text(_NEW_TEST)
+    return "", _pytest_run(run, f"{_CMD}/test_new.py").stdout
+
+
+def test_a_test_patch_s_new_test_grades_its_gold_and_wrong_patch(tmp_path: Path) -> None:
+    """Condition of class 9: the test patch's new test (inheriting pkg/conformance.py's checks) passes with the gold
+    and fails with the wrong add alone."""
+    assert "PASSED tests/test_new.py::TestAdd::test_add_zero" in _with_test_patch(tmp_path / "gold", _GOLD)[1]
+    assert "FAILED tests/test_new.py::TestAdd::test_add_zero" in _with_test_patch(tmp_path / "wrong", _WRONG_ADD)[1]
+
+
+@pytest.mark.xfail(strict=True, reason="rt19 class 9 (documented: 'a test only the task's test patch adds'): env build "
+                   "records the base commit's tests, so a FAIL_TO_PASS test the test patch adds, inheriting a source "
+                   "module's checks no base test used, leaves that module the patch's; fix: record at the gold run")
+def test_a_test_patch_s_new_test_s_code_is_not_the_patch_s(tmp_path: Path) -> None:
+    """Near miss: the wrong add plus pkg/conformance.py's checks rewritten: admitted, and the listed test passes."""
+    refused, ran = _with_test_patch(tmp_path, _WRONG_ADD + _SUITE_FORGED)
+    assert refused or "PASSED tests/test_new.py::TestAdd::test_add_zero" not in ran, ran
 
 
 # ----------------------------------------------------------------- C1. a right patch refused
