@@ -6,7 +6,8 @@ admission, decoys and run of rt18's `_host_grade` (the patched tree run by the h
 `_verdict` does). The image's pytest is Debian bookworm's 7.2, the host's 9.2: the rules used below (a root conftest's
 fixtures get baseid "", `name2fixturedefs` is the argument closure, xunit setup is a fixture of pytest's own code) are
 the same in both; the Docker tests at the end build one environment holding classes 1-4 and 6 by a real `verifier env
-build` (the collection in the image) and grade class 1's forgery on Docker.
+build` (the collection in the image: pytest 7.2.1, Python 3.11.2) and grade class 1's forgery on Docker: the record is
+as on the host and the forgery is `accepted`, score 1.0.
 
 FINDINGS (14 strict xfails host-side, 1 on Docker, in 9 paying classes and 1 cost; each paid a WRONG patch 1.0
 host-side: `add` made `a * b`, and the code the record does not see made to expect the wrong value or not to assert; the
