@@ -273,7 +273,8 @@ def test_make_repo_plan_refuses_a_patch_to_a_recorded_test_file(name: str, tmp_p
     tree = _suite_tree(tmp_path / "env", name)
     test_id, cmd = _SOURCE_BODY[name][1], f"{_PYTEST} tests"
     sources = _record(tree, cmd)
-    assert sources == ("pkg/conformance.py",)
+    # the test class's own module too where a class runs it (sources_plugin.class_files: its MRO's files)
+    assert sources == (("pkg/conformance.py", "tests/test_mod.py") if name == "inherited-method" else ("pkg/conformance.py",))
     plan = _real_plan(tree, _WRONG_ADD + _SUITE_FORGED, cmd, test_id, sources)
     assert isinstance(plan, dict) and plan["verdict"] == "wrong_answer", plan
     assert "pkg/conformance.py holds a test's code" in plan["detail"]
@@ -298,8 +299,8 @@ def test_a_plugin_s_fixture_is_the_project_s_code(tmp_path: Path) -> None:
 
 def test_a_test_made_by_a_factory_in_a_source_module_is_recorded(tmp_path: Path) -> None:
     """Near miss: a test made by a source module's factory (`test_add = make_check(3)`, the closure's code is the
-    factory's module) and one wrapped by a source module's decorator (its innermost `__wrapped__` is the test's own
-    body: the test module, not the decorator's) are recorded where their code is."""
+    factory's module) and one wrapped by a source module's decorator (every function on its `__wrapped__` chain: the
+    test module's body and the decorator's wrapper, red team 19 class 2) are recorded where their code is."""
     checks = ("import functools\n\nfrom pkg.mod import add\n\n\ndef make_check(want):\n    def check():\n"
               "        assert add(1, 2) == want\n    return check\n\n\ndef slow(f):\n    @functools.wraps(f)\n"
               "    def run(*a, **k):\n        return f(*a, **k)\n    return run\n")
@@ -309,7 +310,7 @@ def test_a_test_made_by_a_factory_in_a_source_module_is_recorded(tmp_path: Path)
                                      "from pkg.mod import add\n\ntest_add = make_check(3)\n\n\n@slow\n"
                                      "def test_zero():\n    assert add(0, 5) == 5\n"})
     cmd = f"{_PYTEST} tests"
-    assert _record(tree, cmd) == ("pkg/checks.py", "tests/test_made.py")
+    assert _record(tree, cmd) == ("pkg/checks.py", "pkg/deco.py", "tests/test_made.py")
     forged = _WRONG_ADD + _diff("pkg/checks.py", checks, checks.replace("== want", "== 2"))
     assert "pkg/checks.py holds a test's code" in _host_grade(tree, forged, cmd, ("tests/test_made.py::test_add",))
     assert _host_grade(tree, _GOLD, cmd, ("tests/test_made.py::test_add", "tests/test_made.py::test_zero")) == "accepted"

@@ -21,12 +21,12 @@ makes the forged test consistent, which a decoy copy fails as its original would
    tests/conftest.py is recorded. Fix: record a fixture's file by who registered it, not by baseid: every fixture
    registered from a conftest module or a module a conftest's or test module's `pytest_plugins` names (the dataset's
    choice), the project's own entry-point plugin left the patch's (rt18's rewrite, kept).
-2. A source module's decorator around a test (`@checked` with functools.wraps, sklearn's `ignore_warnings`): the wrapper
+2. CLOSED (sources_plugin.code_files: every function on the chain). A source module's decorator around a test (`@checked` with functools.wraps, sklearn's `ignore_warnings`): the wrapper
    is the code pytest calls, but the plugin records the innermost `__wrapped__` only (the test module); the wrapper made
    `return None` passes the test without its body (no decoy: a decorated test gets none) (1). Held: a decorator without
    `wraps` (the wrapper is `item.obj`) is recorded. Fix: record the file of every function on the `__wrapped__` chain,
    the outermost included.
-3. xunit setup inherited from a source base class: `setup_method` of a plain class and unittest's `setUp` (`self.want =
+3. CLOSED (sources_plugin.class_files: the test class's MRO files; its class-attribute row too). xunit setup inherited from a source base class: `setup_method` of a plain class and unittest's `setUp` (`self.want =
    3`; pytest runs the first as a fixture whose function is pytest's own, outside the tree, the second inside unittest),
    and a class attribute of the base (`want = 3`: rt18's open data class, closed by the same fix) (3). Held: an autouse
    fixture method of the same base class is recorded. Fix: record the files of the test class's MRO (every class between
@@ -42,7 +42,7 @@ makes the forged test consistent, which a decoy copy fails as its original would
    names): not in `name2fixturedefs` (the argument closure), so the imported fixture's file is not recorded (1). Held:
    the same fixture as an argument (rt18). Fix: record every fixture the test module and its classes make visible (their
    own parsed fixturedefs), not only the closure.
-6. A custom collection item (a conftest's `pytest_collect_file` making `CaseItem`s of a data file, the item class in a
+6. CLOSED (sources_plugin.class_files of type(item)). A custom collection item (a conftest's `pytest_collect_file` making `CaseItem`s of a data file, the item class in a
    source module, mypy's data-driven tests' shape): the item has no `obj`, so the record is empty; `runtest` made `pass`
    passes every case (1). Fix: record the files of `type(item)`'s MRO and its collector's (the code pytest calls for an
    item that is not a Function).
@@ -183,7 +183,7 @@ def test_the_paying_layout_grades_its_gold_and_wrong_patch(name: str, tmp_path: 
     files, cmd, test_id, _, recorded = _PAYING[name]
     tree = _env(tmp_path / "env", files)
     if cmd != _DOCTEST_CMD:  # env build records for module doctests nothing (check_doctests' and listed_test_files')
-        assert _record(tree, cmd) == recorded
+        assert set(recorded) <= set(_record(tree, cmd))  # at least; classes 2, 3, 6 closed: their forged file too
     assert _host_grade(tree, _GOLD, cmd, (test_id,)) == "accepted"
     assert "FAIL_TO_PASS failing" in _host_grade(tree, _WRONG_ADD, cmd, (test_id,))
 
@@ -205,8 +205,11 @@ _REASONS = {
 }
 
 
-@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=_REASONS[n[0]]))
-                                  for n in _PAYING])
+_CLOSED = ("2", "3", "6")  # closed by sources_plugin's wrapper chain and MRO files (code_files, class_files)
+
+
+@pytest.mark.parametrize("name", [pytest.param(n, marks=() if n[0] in _CLOSED else
+                                               pytest.mark.xfail(strict=True, reason=_REASONS[n[0]])) for n in _PAYING])
 def test_the_forging_edit_is_not_paid(name: str, tmp_path: Path) -> None:
     """Near miss: the wrong add plus the edit to the code the record does not see (the expected value, the assertion,
     the wrapper, the rebinding): it must be refused or graded not accepted (today: `accepted`)."""
@@ -450,15 +453,18 @@ def built_docker_env(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.mark.docker
-def test_env_build_in_the_image_records_none_of_the_paying_files(built_docker_env: Path) -> None:
-    """Condition of classes 1-4 and 6 in the image (its pytest): environment.json's test_sources names the re-export's
-    defining file and the test modules, none of the files a forgery edits."""
+def test_env_build_in_the_image_records_the_closed_classes_files(built_docker_env: Path) -> None:
+    """In the image (its pytest): environment.json's test_sources names the files classes 2, 3 and 6 forge (the
+    wrapper's, the base class's, the custom item's: closed by sources_plugin's code_files and class_files), the
+    re-export's defining file and the test modules; not those of classes 1 and 4 (open)."""
     import json
 
     from sandbox.environments import ENV_FILE, SOURCES_KEY
 
     sources = json.loads((built_docker_env / "rt19" / ENV_FILE).read_text())[SOURCES_KEY]
-    assert sources == ["pkg/suite/_conformance.py", "tests/test_deco.py", "tests/test_mod.py", "tests/test_setup.py"], sources
+    assert sources == ["pkg/casefile.py", "pkg/deco.py", "pkg/suite/_conformance.py", "pkg/testcase.py", "tests/test_deco.py",
+                       "tests/test_mod.py", "tests/test_reexport.py", "tests/test_setup.py"], sources
+    assert "pkg/conformance.py" not in sources and "pkg/suite/__init__.py" not in sources  # classes 1 and 4, open
 
 
 def _grade_on_docker(root: Path, completion: str) -> dict:
