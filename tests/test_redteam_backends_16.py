@@ -135,7 +135,8 @@ def test_a_daemon_cannot_forge_or_stall_the_launchers_start_through_its_error_pi
         session_host: SessionHost, backend: str, name: str, request: pytest.FixtureRequest) -> None:
     """Safe outcome: the command after the daemon's start (a fresh launcher) is the program's (ok, its exit 3, or its
     own failure), never `lost` nor 'session supervisor', and a cell after it answers 2. Near miss: the daemon ran and
-    said `ready` (on gVisor it opened PID 1's new pipe: its log says so; docker and userns refuse /proc/1/fd).
+    said `ready` (before pid1.start, on gVisor it opened PID 1's new error pipe: its log said so; docker and userns
+    refuse /proc/1/fd).
     `watch` is the control: the same daemon that writes nothing (passes everywhere)."""
     mode, payload = ERRPIPE[name]
     box = session_host.take_box("python", SessionLimits(time_limit_s=6), {})
@@ -158,8 +159,8 @@ def test_a_daemon_cannot_forge_or_stall_the_launchers_start_through_its_error_pi
     assert (cell.get("status"), cell.get("value"), bool(cell.get("lost"))) == ("ok", "2", False), brief(cell)
     data = log.get("data", b"")
     assert b"ready\n" in data, log
-    if backend == "gvisor":  # the near miss: under gVisor it opens PID 1's new pipes (the command's own output, std_pipe)
-        assert f"{mode} pipe\n".encode() in data, log
+    # Not asserted: that under gVisor it saw PID 1's new pipes (the next command's own output, pid1.std_pipe), which live
+    # for that command's few milliseconds: a poll a loaded host delays may miss them (it saw them in every run here).
 
 
 # ----------------------------------------------------------------- 2. a grading box's trusted processes, widely
