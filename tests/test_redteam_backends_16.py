@@ -46,6 +46,7 @@ import pytest
 
 from sandbox.session import SessionHost, SessionLimits
 from tests import test_redteam_backends_8 as red_team_8
+from tests.test_sandbox_security import SCAN_LOOP
 
 session_host = red_team_8.session_host  # the module's fixture: a SessionHost on any_grader's backend
 
@@ -167,23 +168,10 @@ def test_a_daemon_cannot_forge_or_stall_the_launchers_start_through_its_error_pi
 # What a program can open of every other process: fds (the process's and each thread's), memory, mapped files, cwd and
 # root, scanned for SCAN_S while the runner (and a judge) serve it. Grants nothing: a named file or directory (its own
 # modes decide), a device open to all, the program's own std streams (by inode).
-WIDE_SCAN = r'''import os, stat, time
-SCAN_S = 1.0
+WIDE_SCAN = SCAN_LOOP + r'''SCAN_S = 1.0
 
 def wide_scan():
-    own = set()
-    for n in (0, 1, 2):
-        try:
-            st = os.fstat(n)
-            own.add((st.st_dev, st.st_ino))
-        except OSError:
-            pass
-    found, end = set(), time.monotonic() + SCAN_S
-    while time.monotonic() < end:
-        for pid in os.listdir('/proc'):
-            if pid.isdigit() and int(pid) != os.getpid():
-                found.update(reach(pid, own))
-    return sorted(found)
+    return scan(reach, SCAN_S)
 
 def reach(pid, own):
     base, found = '/proc/' + pid, []

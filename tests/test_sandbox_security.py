@@ -1081,11 +1081,10 @@ def test_codeforces_yes_no_answers_in_any_case(any_grader, printed, verdict):
 # 30: one look under gVisor raced PID 1 closing and reopening fd 8, and read a /proc file by a name it had not read).
 # What an fd is comes from fstat of the opened fd, never from the link read before: named files and directories
 # (their own modes decide), a device anyone may open, and the program's own std streams (by inode) grant nothing.
-OTHERS_FDS = '''import os, stat, time
-SCAN_S = 1.5
-def others_fds():
-    """Every fd of another process that opens (read or write) and is a channel (a pipe, FIFO, socket or device
-    not open to all) that is not one of the program's own std streams, scanned for SCAN_S."""
+SCAN_LOOP = '''import os, stat, time
+def scan(reach, seconds):
+    """What reach(pid, own) finds of every other process, looked at again and again for `seconds`; `own` is the
+    program's own std streams (device, inode), which grant it nothing."""
     own = set()
     for n in (0, 1, 2):
         try:
@@ -1093,12 +1092,19 @@ def others_fds():
             own.add((st.st_dev, st.st_ino))
         except OSError:
             pass
-    opened, end = set(), time.monotonic() + SCAN_S
+    found, end = set(), time.monotonic() + seconds
     while time.monotonic() < end:
         for pid in os.listdir("/proc"):
             if pid.isdigit() and int(pid) != os.getpid():
-                opened.update(channels_of(pid, own))
-    return sorted(opened)
+                found.update(reach(pid, own))
+    return sorted(found)
+'''
+"""The scan loop of OTHERS_FDS and of tests/test_redteam_backends_16.py's wide scan (a program's source prefix)."""
+OTHERS_FDS = SCAN_LOOP + '''SCAN_S = 1.5
+def others_fds():
+    """Every fd of another process that opens (read or write) and is a channel (a pipe, FIFO, socket or device
+    not open to all) that is not one of the program's own std streams, scanned for SCAN_S."""
+    return scan(channels_of, SCAN_S)
 
 def channels_of(pid, own):
     try:
