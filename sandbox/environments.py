@@ -150,10 +150,11 @@ def build_key(recipe: Recipe, commit: str, image_recipe: str, wheels: tuple[tupl
     folder or how it is run: the commit (not the ref, not where the repository lies), the language,
     the install steps, their network, the wheels' bytes, the test command and report, and the
     language image's recipe when there are install steps (they run in it; without any, the tree does
-    not depend on the image). The environment's name is not in it: two names of one recipe share a build."""
+    not depend on the image), and then the collection plugin's bytes too (PLUGIN: what it records, test_sources,
+    decides which patches are refused). The environment's name is not in it: two names of one recipe share a build."""
     parts = {"format": BUILD_FORMAT, "language": recipe.language, "commit": commit, "install": list(recipe.install),
              "network": recipe.network, "wheels": list(wheels), "test_cmd": recipe.test_cmd, "report": recipe.report,
-             "image": image_recipe if recipe.install else ""}
+             "image": image_recipe if recipe.install else "", "plugin": PLUGIN.read_bytes() if recipe.install else b""}
     return reuse_key("repo-env", parts).hex()[:24]
 
 

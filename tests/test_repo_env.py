@@ -68,6 +68,20 @@ def test_the_key_is_exact_and_covers_what_changes_the_build() -> None:
     assert key(plain, image="img1") == key(plain, image="img2")  # no install steps: the image is not in the tree
 
 
+def test_the_key_covers_the_collection_plugin_s_bytes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The plugin's record (test_sources) decides which patches are refused: a build made by another plugin is never
+    reused; without install steps no collection runs, and the plugin is not in the key."""
+    from sandbox import environments
+
+    base = Recipe(name="e", language="python", repo="/r", commit="main", test_cmd="pytest", install=("a",))
+    plain = Recipe(name="e", language="python", repo="/r", commit="main", test_cmd="pytest")
+    before = key(base), key(plain)
+    other = tmp_path / "sources_plugin.py"
+    other.write_bytes(environments.PLUGIN.read_bytes() + b"\n")
+    monkeypatch.setattr(environments, "PLUGIN", other)
+    assert key(base) != before[0] and key(plain) == before[1]
+
+
 def test_to_prune_takes_unreferenced_builds_oldest_first() -> None:
     builds = [BuildDir("a", 100, 1.0), BuildDir("b", 100, 3.0), BuildDir("c", 100, 2.0), BuildDir("d", 500, 0.5)]
     assert to_prune(builds, {"d"}, None, prune_all=False) == []
