@@ -144,8 +144,13 @@ def start_program() -> tuple[int, int, int]:
     from_r, from_w = channel()
     pid = warm_program(to_r, from_w)
     if not pid:
-        pid = pid1.start([sys.executable, "-I", serve.__file__, str(to_r), str(from_w)], (-1, 1, 2), (to_r, from_w),
-                         os.getcwd(), dict(os.environ), as_program, new_session=False).pid  # reaped by Program.kill()
+        try:  # reaped by Program.kill()
+            pid = pid1.start([sys.executable, "-I", serve.__file__, str(to_r), str(from_w)], (-1, 1, 2), (to_r, from_w),
+                             os.getcwd(), dict(os.environ), as_program, new_session=False).pid
+        except OSError as e:  # never an OSError a test's `except OSError` or `pytest.raises(OSError)` could take
+            for fd in (to_r, to_w, from_r, from_w):
+                os.close(fd)
+            raise wire.WireError(f"the program could not be started: {e}") from None
     os.close(to_r)
     os.close(from_w)
     try:  # the interpreter's start, before any of the program runs: never charged to the program's limits
