@@ -11,6 +11,7 @@ import contextlib
 import logging
 import time
 from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
 from collections.abc import AsyncGenerator, Awaitable, Mapping, Sequence
 from typing import Any
 
@@ -27,6 +28,9 @@ from verifier.workers import MathPool, Outcome
 log = logging.getLogger("verifier.engine")
 
 _RESULT_CACHE_SIZE = 65536
+
+
+_READ_INLINE_CHARS = 64 << 10  # a completion up to this is read on the event loop: at most about 10 ms (_read)
 
 
 def _math_key(task: MathTask, extraction: vmath.Extraction) -> bytes:
@@ -72,6 +76,7 @@ class Engine:
         self._throughput = 0.0  # items per second, EWMA, for retry-after hints
         self._last_done = time.monotonic()
         self._cache: OrderedDict[bytes, dict] = OrderedDict()
+        self._reader = ThreadPoolExecutor(1, thread_name_prefix="math-read")  # long completions' answers: _read
         self.draining = False
 
     # ------------------------------------------------------------ lifecycle
@@ -97,6 +102,7 @@ class Engine:
         if self.code is not None:
             await self.code.close()
         self.math.close()
+        self._reader.shutdown(wait=False, cancel_futures=True)
 
     # ------------------------------------------------------------ introspection
 
@@ -193,7 +199,7 @@ class Engine:
         return result
 
     async def _grade_math(self, task: MathTask, groups: dict[bytes, asyncio.Task]) -> dict:
-        extraction = vmath.extract_answer(task.completion, task.profile, list(task.choices) or None, task.problem)
+        extraction = await self._read(task)
         key = _math_key(task, extraction)
         cached = self._cache.get(key)
         if cached is not None:
@@ -207,6 +213,16 @@ class Engine:
             self.metrics.dedup_hits.labels("math").inc()
         result = await asyncio.shield(shared)
         return {**result, "id": task.id}
+
+    async def _read(self, task: MathTask) -> vmath.Extraction:
+        """The answer a completion states. Reading is linear, but a 1 MiB completion takes about 0.1 s and a
+        call may hold 64 of them, so a long one is read in a thread, off the event loop, as code is planned
+        (docs/architecture.md "Process model"); a short one is read here, so that it never queues behind
+        long ones (bench/event_loop_probe.py measures both)."""
+        args = (task.completion, task.profile, list(task.choices) or None, task.problem)
+        if len(task.completion) <= _READ_INLINE_CHARS:
+            return vmath.extract_answer(*args)
+        return await asyncio.get_running_loop().run_in_executor(self._reader, vmath.extract_answer, *args)
 
     async def _run_math(self, task: MathTask, extraction: vmath.Extraction, key: bytes) -> dict:
         timeout = task.timeout_s or self.config.default_math_timeout_s
