@@ -169,10 +169,12 @@ test_an_equation_that_is_false_or_part_of_more_proves_nothing = refused_test(_ca
     "Sie hat {n} kg, Abschnitt 2.1 + 3 = Kapitel 5.", "Um 14.30 + 2 = 16.30 Uhr hat sie {n} kg.",
     "Ab 9.15 + 0.45 = 10.00 Uhr hat sie {n} kg.", "Sie hat {n} kg, 2.5 * 2 = 5x.", "Sie hat {n} kg, y = 1.5 * a.",
 ], _LAYOUTS[:1])))
+# Since red team 36 class 2 (fx29g): only numbers that read in both conventions prove one (`2.5 + 3.5 = 6` proves
+# neither: tests/test_math_redteam_36.py's date equations).
 test_a_true_equation_of_decimals_proves_a_decimal_point = paid_test(_cases([
-    ("Kwa hiyo 2.5 + 3.5 = 6. Jumla 2,500.\n\\boxed{2,500}", "2500"),
-    ("Jumla 2.5 \\times 4 = 10, 12.000.\n\\boxed{12.000}", "12"),
-    ("Jumla = 1.25 * 1,200 = 1,500\n#### 1,500", "1500"), ("Jumla $0.5 \\cdot 4 = 2$.\n#### 2,500", "2500"),
+    ("Kwa hiyo 2.500 + 3.500 = 6. Jumla 2,500.\n\\boxed{2,500}", "2500"),
+    ("Jumla 2.500 \\times 4 = 10, 12.000.\n\\boxed{12.000}", "12"),
+    ("Jumla = 3 * 500 = 1,500\n#### 1,500", "1500"), ("Jumla $1.250 \\cdot 4 = 5$.\n#### 2,500", "2500"),
 ]))
 
 # 3. Known open, counted: English beside the prose (a quote, \text{}, an identifier, a note).
@@ -375,7 +377,7 @@ RIGHT = _cases([
     ("He bought 3 * 500 = 1,500 bricks.\n#### 1,500", "1500"), ("3 * 500 = 1,500\n#### 1,500", "1500"),
     ("Calculate the total:\n\\[300 \\times 5 = 1{,}500\\]\n\\boxed{1{,}500}", "1500"),
     ("The final answer is $\\boxed{1,500}$.", "1500"), ("答案是 1,500。", "1500"),
-    ("Savings after 6 months: 250 * 6 = 1,500\n#### 1,500", "1500"), ("Total = 1.25 * 1,200 = 1,500\n#### 1,500", "1500"),
+    ("Savings after 6 months: 250 * 6 = 1,500\n#### 1,500", "1500"), ("Total = 3 * 500 = 1,500\n#### 1,500", "1500"),
     ("Calculate \\(k\\):\n\\[k = 2 \\cdot 3 = 6\\]\n\\boxed{6}", "6"), ("We add them:\n\\[2 + 4 = 6\\]\n\\boxed{6}", "6"),
     ("Adding these up:\n\\[2 + 4 = 6\\]\n\\boxed{6}", "6"), ("Solve for \\(x\\):\n\\[x = 6\\]\n\\boxed{6}", "6"),
     ("Evaluating the expression:\n\\[2 \\cdot 3 = 6\\]\n\\boxed{6}", "6"),

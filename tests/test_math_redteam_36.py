@@ -141,17 +141,23 @@ _DATES = [
     "Sie hat {n} kg (Psalm 23.1 + 1 = 24.1).", "Sie hat {n} kg. Note 1.3 + 0.4 = 1.7",
     "Um 23.00 + 1 = 24.00 Uhr hat sie {n} kg.", "Von 20.00 + 4 = 24.00 Uhr hat sie {n} kg.",
 ]
-test_a_dates_arithmetic_proves_no_decimal_point = refused_test(_rows(_both_readings(_DATES, _LAYOUTS[:2]), (
-    "rt36 class 2 (fx29f's _decimal_equation; all paid on its parent): a day.month date plus days (`24.12 + 7 = "
-    "31.12`) holds as decimals and `24.12` has no continental reading, so it proves a decimal point; _CLOCK_TIME_RE "
-    "excuses only dates shaped as clock times; fix: an equation proves a convention only where every number reads "
-    "in both")))
+# Closed (fx29g, extract._decimal_equation): an equation proves a convention only where every number reads in both.
+test_a_dates_arithmetic_proves_no_decimal_point = refused_test(_cases(_both_readings(_DATES, _LAYOUTS[:2])))
 test_a_clock_shaped_false_or_closed_date_proves_nothing = refused_test(_cases(_both_readings([
     "Lieferung 1.10 + 14 = 15.10: Sie hat {n} kg.", "Vom 24.12 + 7 = 30.12 hat sie {n} kg.",
     "Vom 24.12. + 7 = 31.12. hat sie {n} kg.", "Vom 24.12 bis 31.12 hat sie {n} kg.", "Sie hat {n} kg, 24.12 = 24.12.",
 ], _LAYOUTS[:1])))
+# Near misses of the fix: a decimal of one reading proves nothing however true its sum (red team 35's own rows, then
+# paid), nor an equation that holds either way or only with a decimal comma (`2 x 1,500 = 3`).
+test_a_decimal_of_one_reading_proves_nothing = refused_test(_cases(_both_readings([
+    "Kwa hiyo 24.5 + 7 = 31.5. Jumla {n}.", "Kwa hiyo 2.5 + 3.5 = 6. Jumla {n}.", "Jumla 2.5 \\times 4 = 10, {n}.",
+    "Jumla = 1.25 * 1,200 = 1,500, {n}", "Jumla $0.5 \\cdot 4 = 2$, {n}.", "Jumla 0.125 x 8 = 1, {n}.",
+    "Jumla 2 x 1,500 = 3, {n}.", "Jumla 2 x 6.000 = 12.000, {n}.", "Jumla 1,500 + 1,500 = 3,000, {n}.",
+], _LAYOUTS[:2])))
 test_a_point_texts_decimal_equation_still_pays = paid_test(_cases([
-    ("Kwa hiyo 24.5 + 7 = 31.5. Jumla 2,500.\n\\boxed{2,500}", "2500"),
+    ("Kwa hiyo 1.500 + 7.500 = 9. Jumla 2,500.\n\\boxed{2,500}", "2500"),
+    ("Kwa hiyo 3 x 500 = 1,500. Jumla 2,500.\n\\boxed{2,500}", "2500"),
+    ("Jumla 1.250 x 4 = 5, 12.000.\n#### 12.000", "12"),
     ("He adds 0.5 + 1.5 = 2 and gets 2,500.\n#### 2,500", "2500"),
 ]))
 
@@ -247,13 +253,21 @@ _CLOCK_SHAPED_MONEY = ["Cost: 1.50 + 1.50 = 3.00\nSavings: 2,500", "Per item: 2.
 test_terse_steps_with_money_that_a_clock_could_read_pay = paid_test(_cases(
     [(f"{s}\n#### 2,500", "2500") for s in _CLOCK_SHAPED_MONEY]), marks=[pytest.mark.xfail(strict=True, reason=(
         "cost (rt36 c, new with fx29f: paid on its parent): an equation of money whose every number a clock reads "
-        "(`1.50 + 1.50 = 3.00`) is excused as a time's sum, so terse English steps prove no decimal point; fix: a "
-        "clock's sum proves nothing only where the text writes a time (`Uhr`, `h`, `:`), or class 2's fix"))])
+        "(`1.50 + 1.50 = 3.00`) is excused as a time's sum, so terse English steps prove no decimal point; class 2's "
+        "fix (fx29g) keeps it: a decimal of one reading proves neither convention"))])
+# Since class 2's fix (fx29g) no decimal of one reading proves a convention, a clock's shape or not: the cost grows.
 test_terse_steps_with_money_no_clock_reads_pay = paid_test(_cases([
     ("Cost: 2.25 + 1.50 = 3.75\nSavings: 2,500\n#### 2,500", "2500"),
     ("Per item: 9.99 x 2 = 19.98\nItems: 2,500\n#### 2,500", "2500"),
     ("Per item: 12.50 x 2 = 25.00\nItems: 2,500\n#### 2,500", "2500"),
-    ("Price: 3.45 + 0.50 = 3.95\nUnits sold: 2,500\n#### 2,500", "2500")]))
+    ("Price: 3.45 + 0.50 = 3.95\nUnits sold: 2,500\n#### 2,500", "2500"),
+    ("Total = 1.25 * 1,200 = 1,500\n#### 1,500", "1500")]), marks=[pytest.mark.xfail(strict=True, reason=(
+        "cost (rt36 c, grown by class 2's fix, fx29g): money's decimals (`2.25`, `9.99`) have no grouping reading, so "
+        "their true sum proves no convention (a date's `24.12 + 7 = 31.12` is the same shape); terse steps with no "
+        "English word and no equation of numbers of both readings (`3 x 500 = 1,500`) are of no known convention"))])
+test_terse_steps_with_an_equation_of_both_readings_pay = paid_test(_cases([
+    ("Cost: 3 x 500 = 1,500\nSavings: 2,500\n#### 2,500", "2500"),
+    ("Per item: 1.500 x 2 = 3\nItems: 2,500\n#### 2,500", "2500")]))
 _ANSWER_LABELS_NAMING = ["Answer for \\(k\\):", "Final answer for k:", "The answer for \\(k\\):", "Final value of \\(k\\):",
                          "Solution for x:", "Result for k:"]
 test_an_answer_label_that_names_the_quantity_opens_a_term = paid_test(_cases(
