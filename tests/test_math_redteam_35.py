@@ -196,7 +196,7 @@ test_version_or_factor_code_or_comment_stay_refused = refused_test(_cases(_both_
 _RELATIONS = ["\\[k \\approx 6\\]", "\\[k \\ge 6\\]", "\\[k \\neq 6\\]", "\\[k < 6\\]", "\\[k \\in \\{6, 7\\}\\]",
               "\\[k \\sim 6\\]", "\\[6?\\]", "\\[6 \\le k \\le 7\\]", "\\[k \\approx 6000\\]", "\\[k \\to 6\\]"]
 _STEP_LEADS = ["Calculate \\(k\\):", "We add them:", "Simplifying the fraction:", "Let's compute the total:", "Solving:"]
-# Closed since (fx29f: a step's lead or a name's label opens only an equation, grammar._step_or_name_label).
+# Closed since (fx29f; since red team 36, fx29g: a display of another relation opens only under the answer's label, grammar._answer_label).
 test_a_step_leads_colon_opens_no_relation = refused_test(_cases(
     [f"{lead}\n{d}\n\\boxed{{6}}" for lead in _STEP_LEADS for d in _RELATIONS[:4]]
     + [f"{_STEP_LEADS[0]}\n{d}\n\\boxed{{6}}" for d in _RELATIONS[4:]]

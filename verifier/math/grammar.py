@@ -2121,12 +2121,12 @@ _LINK_GROUP_ADVERB = r"(?:[ \t]+(?:then|therefore|thus|hence|also|clearly|indeed
 _LINK_GROUP_RE = re.compile(
     rf"(?<![A-Za-z'’])(?:(?:will|must|shall){_LINK_GROUP_ADVERB}[ \t]+be|(?:has|had){_LINK_GROUP_ADVERB}[ \t]+been"
     r"|(?:(?<=we[ \t])|(?<=they[ \t])|(?<=you[ \t]))have[ \t]+been"
-    r"|(?:must|will)[ \t]+have[ \t]+been|turn(?:s|ed)[ \t]+out[ \t]+to[ \t]+be|(?:has|have|had)[ \t]+to[ \t]+be)"
+    r"|(?:must|will)[ \t]+have[ \t]+been|(?:turn(?:s|ed)|c(?:omes|ame))[ \t]+out[ \t]+to[ \t]+be|(?:has|have|had)[ \t]+to[ \t]+be)"
     r"[\s*_]*$", re.IGNORECASE)
 """The verb groups a colon line's `be` or `been` may end (`_link_chain`), an allowlist of shapes: a future or a necessity
 (`will be`, `must be`, `will then be`), a perfect (`has been`, `had been`, `we have been`: `_BEFORE_HAVE_BEEN`'s
 reading), a necessity's perfect (`must have been`),
-`turns out to be` and `has to be`. No modal of a counterfactual or a possibility (`would`, `could`, `should`, `might`,
+`turns out to be`, `comes out to be` (as the box's own line reads it: red team 36 cost f) and `has to be`. No modal of a counterfactual or a possibility (`would`, `could`, `should`, `might`,
 `may`, `can`) and no negation (`won't`, `never`, `not`) is one."""
 
 
@@ -3158,6 +3158,12 @@ def _answer_led(tokens: list[str]) -> bool:
     if not tokens or tokens[-1].lower() not in ("answer", "answers"):
         return True
     return anchor_lead(" ".join(tokens[:-1]))
+
+
+def _answer_named(tokens: list[str]) -> bool:
+    """Whether a box's or colon line's subject names no candidate (`_lone_possible`: `The possible total`) and, headed by
+    `answer`, is led as the anchor is (`_answer_led`: not `The expected answer`; red team 36 class 3a)."""
+    return not _lone_possible(tokens) and _answer_led(tokens)
 
 
 def _scale_letter(phrase: list[_Token]) -> bool:
@@ -4522,10 +4528,8 @@ def _noun_phrase(tokens: list[str]) -> bool:
     operation after it (`The answer in thousands`, `The answer (in thousands)`, `The answer divided by
     1000`, `The answer rounded to the nearest thousand`). A value in it only at a `SUBJECT_VALUE_PLACES` position
     (`_values_placed`; fx29s: a subject names, it never states a value)."""
-    if _states_bound([t.lower() for t in tokens]) or not _names_stand_alone(tokens):
+    if _states_bound([t.lower() for t in tokens]) or not _names_stand_alone(tokens) or not _answer_named(tokens):
         return False
-    if _lone_possible(tokens) or not _answer_led(tokens):
-        return False  # `The possible total`, `The expected answer` (red team 36 class 3a)
     i, n = 0, len(tokens)
     if i < n and (_has("det", tokens[i]) and tokens[i].lower() not in ("that", "which") or _is_owner(tokens[i])):
         i += 1
