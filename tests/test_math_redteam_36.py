@@ -239,9 +239,10 @@ test_the_answers_label_opens_another_relation = paid_test(_cases(
     [f"{lead}\n{d}\n\\boxed{{6}}" for lead in ("Answer:", "Final answer:", "**Final Answer:**", "The answer is:",
                                                   "The final answer is:", "- Answer:")
      for d in ("\\[k \\approx 6\\]", "\\[k \\in \\{6, 7\\}\\]", "\\[k \\ge 6\\]")]
-    + ["答案：\n\\[k \\approx 6\\]\n\\boxed{6}"]))
+    + ["答案：\n\\[k \\approx 6\\]\n\\boxed{6}", "So the total is:\n\\[\\boxed{6}\\]\n\\(\\boxed{6}\\)"]))
 test_the_answers_label_above_another_relation_and_a_wrong_box_fails = refused_test(_cases(
-    [f"{lead}\n\\[k \\approx 6\\]\n\\boxed{{7}}" for lead in ("Answer:", "Final answer:", "The answer is:")]))
+    [f"{lead}\n\\[k \\approx 6\\]\n\\boxed{{7}}" for lead in ("Answer:", "Final answer:", "The answer is:")]
+    + ["Therefore:\n\\[\\boxed{k \\approx 6}\\]\n\\boxed{6}", "So the total is:\n\\[\\boxed{6}\\]\n\\(\\boxed{7}\\)"]))
 test_the_displays_alone_or_under_a_lead_are_refused = refused_test(_cases(
     [f"{d}\n\\boxed{{6}}" for d in _NON_EQUATIONS]
     + [f"{lead}\n{d}\n\\boxed{{6}}" for lead in ("We find:", "Giving:", "This means:", "Part (a):", "Therefore")

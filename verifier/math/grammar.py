@@ -3839,11 +3839,11 @@ def _chain_tokens(tokens: list[str], commands: frozenset[str] = _CHAIN_COMMANDS,
 _RELATION_COMMANDS = frozenset(
     "cong sim equiv in le leq ge geq ne neq approx leqslant geqslant Rightarrow implies iff therefore Longrightarrow "
     "rightarrow to mid".split())
-_TERM_COMMANDS = _CHAIN_COMMANDS - _RELATION_COMMANDS - {"begin", "end"}
+_TERM_COMMANDS = (_CHAIN_COMMANDS - _RELATION_COMMANDS - {"begin", "end"}) | {"boxed"}
 _TERM_CHARS = _CHAIN_CHARS - frozenset("=<>?;:")
 """What a bare term in a display may hold (`_plain_term`): the chain's allowlist (`_CHAIN_COMMANDS`, `_CHAIN_CHARS`) less
 its relations, arrows and a question's mark: arithmetic, brackets, names and functions (`2 \\times 3`, `\\frac{12}{2}`,
-`6 \\times 3^{2007}`, `(11, 7)`)."""
+`6 \\times 3^{2007}`, `(11, 7)`), and a box of such a term (Omni-MATH's `\\[\\boxed{2^{2019} - 1}\\]` above its inline box)."""
 
 
 _MIDDLE_NUMBER_RE = re.compile(r"[0-9.+\-*/() E]{1,60}")
