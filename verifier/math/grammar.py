@@ -2126,8 +2126,9 @@ _LINK_GROUP_RE = re.compile(
 """The verb groups a colon line's `be` or `been` may end (`_link_chain`), an allowlist of shapes: a future or a necessity
 (`will be`, `must be`, `will then be`), a perfect (`has been`, `had been`, `we have been`: `_BEFORE_HAVE_BEEN`'s
 reading), a necessity's perfect (`must have been`),
-`turns out to be`, `comes out to be` (as the box's own line reads it: red team 36 cost f) and `has to be`. No modal of a counterfactual or a possibility (`would`, `could`, `should`, `might`,
-`may`, `can`) and no negation (`won't`, `never`, `not`) is one."""
+`turns out to be`, `comes out to be` (as the box's own line reads it: red team 36 cost f) and `has to be`. No modal
+of a counterfactual or a possibility (`would`, `could`, `should`, `might`, `may`, `can`) and no negation (`won't`,
+`never`, `not`) is one."""
 
 
 _DISPLAY_RELATION_RE = re.compile(r"(?<![<>!:\\])=|\\(?:approx|equiv|le|leq|ge|geq|ne|neq|lt|gt|Rightarrow|implies|iff)(?![A-Za-z])"
@@ -2140,9 +2141,10 @@ def _math_line(text: str, end: int) -> bool:
     """Whether the line that ends at `end` closes math that opens its line (after its marks: `- \\(...\\)`) and states
     something, so a box on the next line starts a statement, as after a sentence's end (fx29ag, Omni-MATH's outputs):
     its last row's last side is a term (`_display_term`), and it is an equation (`=`, `\\equiv`: `\\[P = 48 + 12\\sqrt{14}
-    \\]`, a list's `- \\((p, q, r) = (7, 3, 2)\\)`), or a display that a colon introduces (an inequality: `... for any
-    convex quadrilateral \\(P\\):\\n\\[1 < \\frac{S}{D} < 2\\]`) or that a label states (a term: `... is:\\n\\[\\n6 \\times
-    3^{2007}\\n\\]\\n\\n\\(\\boxed{...}\\)`, `_line_label`). A fragment (`\\[\\times 1000\\]`, `\\[\\approx\\]`,
+    \\]`, a list's `- \\((p, q, r) = (7, 3, 2)\\)`), or a bare term that a label states (`_plain_term`: `... is:\\n\\[\\n6
+    \\times 3^{2007}\\n\\]\\n\\n\\(\\boxed{...}\\)`, `_line_label`), or any other display (`\\approx`, `\\ge`, `\\in`) under the
+    answer's own label alone (`_answer_label`: `Answer:\\n\\[k \\approx 6\\]`; red team 36 class 4: `Therefore:`, `Step
+    1:`, a condition's colon, `... for any convex quadrilateral \\(P\\):\\n\\[1 < x < 2\\]`, open none). A fragment (`\\[\\times 1000\\]`, `\\[\\approx\\]`,
     `\\[\\text{in thousands}\\]`) or a bare term after words (`In units of\\n\\[1000\\]`) leads into the box's line, read
     as on one line. A line of math alone with no delimiters states as an equation does (`x = 2 + 4`)."""
     spans = _math_spans(text[:end], closed=True)
