@@ -2111,8 +2111,10 @@ def _link_chain(words: list[str], clause: str) -> bool:
     `could have been:`, `never turns out to be:`, `can't be:`) states no answer (red team 34 class 6, red team 35
     class 6: the last words alone let a modal perfect pay)."""
     if words[-1].lower() not in ("be", "been"):
-        return True  # `is:`, `are:`: the subject unread (red team 36 class 5, left open: `_copula_subject` refuses
-        # Omni-MATH's long subjects, `the total number of colorings is:`, 10 of its paid rows)
+        # `is:`, `are:`: a subject that names the answer read as the box's own line reads it (red team 36 class 5, in
+        # part: `The wrong answer is:`, `The answer I doubt is:`); any other left unread, since `_copula_subject`
+        # refuses Omni-MATH's long subjects (`the total number of colorings is:`, 10 of its paid rows)
+        return not any(w.lower() in ("answer", "answers") for w in words[:-1]) or _copula_subject(clause)
     group = _LINK_GROUP_RE.search(clause)
     return group is not None and _copula_subject(clause[:group.start()] + " is ")
 
