@@ -55,7 +55,7 @@ _KNOWN = [
     ('Thus $x = \\boxed{1.250}$', '1.25'), ('Final Answer: 12.000', '12'), ('Final Answer: 2,500', '2500'),
     ('So the total is 2,500 kg. The answer is 2,500.', '2500'), ('\\boxed{2,500}', '2500'), ('#### 12.000', '12'),
     ('答案是 2,500。', '2500'), ('คำตอบคือ 2,500', '2500'), ('উত্তর হল 2,500।', '2500'), ('答えは 2,500 です。', '2500'),
-    ('정답은 2,500입니다.\n\\boxed{2,500}', '2500'), ('Kwa hiyo 2.5 + 3.5 = 6.\n\\boxed{6.000}', '6'),
+    ('정답은 2,500입니다.\n\\boxed{2,500}', '2500'), ('Kwa hiyo 1.500 \\times 4 = 6.\n\\boxed{6.000}', '6'),
     ('The angle α is 1,250 degrees in all.\n\\boxed{1,250}', '1250'), ('The length is 2,500 μm.\n\\boxed{2,500}', '2500'),
     ('In triangle ABC, the side AB is 1,250.\n\\boxed{1,250}', '1250'),
     ('\\[\\begin{pmatrix} 1 \\end{pmatrix}\\]\nSo the sum is \\boxed{1,250}.', '1250'),

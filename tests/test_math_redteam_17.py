@@ -99,12 +99,6 @@ import pytest
 from tests.helpers import number_case as n
 from tests.helpers import paid_test, refused_test
 
-OPEN = "open: {} (rt29s)"
-
-
-def _open(what: str) -> list:
-    return [pytest.mark.xfail(strict=True, reason=OPEN.format(what))]
-
 
 # 1. A box at a line's start is led whatever ends the line above.
 LINE_START_NEAR = [n(c) for c in [
@@ -149,14 +143,13 @@ test_a_box_after_a_condition_above_a_display_pays = paid_test(
     [n("For any convex quadrilateral \\(P\\):\n\\[\n1 < x < 2\n\\]\n\n\\(\\boxed{6}\\)")], marks=[pytest.mark.xfail(
         strict=True, reason="cost (fx29bf, red team 32 class 3): a box below math opens a statement only where the math "
                             "opens a sentence (`line_opens`) or a label's colon is above it; a condition's colon is none")])
-# Left open by fx29ag: a statement's finite link before a colon at a line's end leads to the box's line with its subject
-# unread (`grammar._link_colon`), as before, since Omni-MATH's long subjects (`the minimum number of mouse clicks needed
-# for a \(98 \times 98\) chessboard is:`) are refused by the subject reader on one line too.
+# Closed by red team 36 class 5 (fx29g): a finite link's subject that names the answer is read (`grammar._link_chain`,
+# `_copula_subject`); any other subject stays unread, since Omni-MATH's long subjects (`the minimum number of mouse
+# clicks needed for a \(98 \times 98\) chessboard is:`) are refused by the subject reader on one line too.
 test_a_scale_in_a_link_labels_subject_is_read = refused_test(
     [n("The answer in thousands is:\n\\[\\boxed{6}\\]"), n("The answer divided by 1000 is:\n\n\\[\\boxed{6}\\]")],
-    """Paid in both profiles: `grammar._link_colon` does not read the subject of a link's label at a line's end
-    (`_noun_phrase` refuses Omni-MATH's right rows' subjects). The safe verdict: the subject read.""",
-    marks=_open("a scale in a link label's subject across a break (fx29ag)"))
+    """Paid in both profiles before red team 36: `grammar._link_colon` did not read the subject of a link's label at a
+    line's end. The safe verdict: the subject read.""")
 
 
 # 2. A line with no word of two letters is math alone.

@@ -169,10 +169,12 @@ test_an_equation_that_is_false_or_part_of_more_proves_nothing = refused_test(_ca
     "Sie hat {n} kg, Abschnitt 2.1 + 3 = Kapitel 5.", "Um 14.30 + 2 = 16.30 Uhr hat sie {n} kg.",
     "Ab 9.15 + 0.45 = 10.00 Uhr hat sie {n} kg.", "Sie hat {n} kg, 2.5 * 2 = 5x.", "Sie hat {n} kg, y = 1.5 * a.",
 ], _LAYOUTS[:1])))
+# Since red team 36 class 2 (fx29g): only numbers that read in both conventions prove one (`2.5 + 3.5 = 6` proves
+# neither: tests/test_math_redteam_36.py's date equations).
 test_a_true_equation_of_decimals_proves_a_decimal_point = paid_test(_cases([
-    ("Kwa hiyo 2.5 + 3.5 = 6. Jumla 2,500.\n\\boxed{2,500}", "2500"),
-    ("Jumla 2.5 \\times 4 = 10, 12.000.\n\\boxed{12.000}", "12"),
-    ("Jumla = 1.25 * 1,200 = 1,500\n#### 1,500", "1500"), ("Jumla $0.5 \\cdot 4 = 2$.\n#### 2,500", "2500"),
+    ("Kwa hiyo 2.500 + 3.500 = 6. Jumla 2,500.\n\\boxed{2,500}", "2500"),
+    ("Jumla 2.500 \\times 4 = 10, 12.000.\n\\boxed{12.000}", "12"),
+    ("Jumla = 3 * 500 = 1,500\n#### 1,500", "1500"), ("Jumla $1.250 \\cdot 4 = 5$.\n#### 2,500", "2500"),
 ]))
 
 # 3. Known open, counted: English beside the prose (a quote, \text{}, an identifier, a note).
@@ -194,7 +196,7 @@ test_version_or_factor_code_or_comment_stay_refused = refused_test(_cases(_both_
 _RELATIONS = ["\\[k \\approx 6\\]", "\\[k \\ge 6\\]", "\\[k \\neq 6\\]", "\\[k < 6\\]", "\\[k \\in \\{6, 7\\}\\]",
               "\\[k \\sim 6\\]", "\\[6?\\]", "\\[6 \\le k \\le 7\\]", "\\[k \\approx 6000\\]", "\\[k \\to 6\\]"]
 _STEP_LEADS = ["Calculate \\(k\\):", "We add them:", "Simplifying the fraction:", "Let's compute the total:", "Solving:"]
-# Closed since (fx29f: a step's lead or a name's label opens only an equation, grammar._step_or_name_label).
+# Closed since (fx29f; since red team 36, fx29g: a display of another relation opens only under the answer's label, grammar._answer_label).
 test_a_step_leads_colon_opens_no_relation = refused_test(_cases(
     [f"{lead}\n{d}\n\\boxed{{6}}" for lead in _STEP_LEADS for d in _RELATIONS[:4]]
     + [f"{_STEP_LEADS[0]}\n{d}\n\\boxed{{6}}" for d in _RELATIONS[4:]]
@@ -375,7 +377,7 @@ RIGHT = _cases([
     ("He bought 3 * 500 = 1,500 bricks.\n#### 1,500", "1500"), ("3 * 500 = 1,500\n#### 1,500", "1500"),
     ("Calculate the total:\n\\[300 \\times 5 = 1{,}500\\]\n\\boxed{1{,}500}", "1500"),
     ("The final answer is $\\boxed{1,500}$.", "1500"), ("答案是 1,500。", "1500"),
-    ("Savings after 6 months: 250 * 6 = 1,500\n#### 1,500", "1500"), ("Total = 1.25 * 1,200 = 1,500\n#### 1,500", "1500"),
+    ("Savings after 6 months: 250 * 6 = 1,500\n#### 1,500", "1500"), ("Total = 3 * 500 = 1,500\n#### 1,500", "1500"),
     ("Calculate \\(k\\):\n\\[k = 2 \\cdot 3 = 6\\]\n\\boxed{6}", "6"), ("We add them:\n\\[2 + 4 = 6\\]\n\\boxed{6}", "6"),
     ("Adding these up:\n\\[2 + 4 = 6\\]\n\\boxed{6}", "6"), ("Solve for \\(x\\):\n\\[x = 6\\]\n\\boxed{6}", "6"),
     ("Evaluating the expression:\n\\[2 \\cdot 3 = 6\\]\n\\boxed{6}", "6"),

@@ -121,33 +121,49 @@ _EQUATION_TERM_RE = re.compile(rf"({_EQUATION_NUMBER})|(=)|[+*×x]|\\(?:times|cd
 
 
 def _decimal_equation(region: str) -> bool:
-    """Whether `region` holds an equation of numbers alone (`_DECIMAL_OPERAND_RE`) with an operator that holds when a
-    point marks the decimal and a comma groups thousands, and not when they swap (`_continental`: a decimal comma,
-    a grouping point, where a number has no such reading the equation fails): arithmetic that holds only in the
-    English convention, so the text writes it (`2.5 + 3.5 = 6`, `3 x 500 = 1,500`; red team 35 class 2: a section
-    number or a time beside an operator is no such equation, and `1,500 + 1,500 = 3,000` holds either way)."""
+    """Whether `region` holds an equation of numbers alone (`_DECIMAL_OPERAND_RE`) that proves the English convention (a
+    point marks the decimal, a comma groups thousands): every number of it reads in both conventions (`_english`,
+    `_continental`: a whole number, `1,500`, `1.250`), and it holds read one way and not the other (`3 x 500 = 1,500`,
+    `1.500 x 2 = 3`). A number with no reading in the other convention is evidence for neither (red team 36 class 2: a
+    date's, a time's, a section's or a grade's point is no decimal point, `24.12 + 7 = 31.12`, `14.30 + 2 = 16.30`,
+    `Note 1.3 + 0.4 = 1.7`; an allowlist of readings, never a list of what a point may mean), and so is an equation that
+    holds either way (`1,500 + 1,500 = 3,000`) or is part of more (red team 35 class 2: a section number or a time
+    beside an operator)."""
     for match in _DECIMAL_OPERAND_RE.finditer(region):
         if _continues(region, match.start()):
             continue  # a part of a longer expression (`x + 2.5 + 3.5 = 6`, `5 - 2.5 = 2.5`): not numbers alone
         numbers = _EQUATION_NUMBER_TOKEN_RE.findall(match.group())
-        if all(n.isdigit() or _CLOCK_TIME_RE.fullmatch(n) for n in numbers):
-            continue  # `14.30 + 2 = 16.30`: a clock's arithmetic too (German `Um 14.30 Uhr`), no decimal point's proof
-        english = [Fraction(n.replace(",", "")) for n in numbers]
+        english = [_english(n) for n in numbers]
         continental = [_continental(n) for n in numbers]
-        if _equation_holds(match.group(), english) and not (
-                None not in continental and _equation_holds(match.group(), continental)):
-            return True
+        if None in english or None in continental:
+            continue  # `24.12`, `2.5`, `1,500.5`, `0.125`: a number of one reading proves neither convention
+        holds = _equation_holds(match.group(), english)
+        if holds != _equation_holds(match.group(), continental):
+            return holds  # one convention's proof; a decimal comma's (`2 x 1,500 = 3`) refuses the point's reading
     return False
+
+
+_ENGLISH_NUMBER_RE = re.compile(r"[1-9]\d{0,2}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?")
+"""A number the English convention reads (`_english`): thousands grouped in threes by commas, led by no 0 (`1,500`,
+`12,000.5`), or none grouped (`2.5`, `1250`)."""
+_CONTINENTAL_NUMBER_RE = re.compile(r"[1-9]\d{0,2}\.\d{3}|\d+(?:,\d+)?")
+"""A number a decimal comma's convention reads (`_continental`): one group of three after a point, led by no 0
+(`12.000`), or a whole number with at most a decimal comma (`1,500`, `0,5`); the operand grammar holds one point or
+comma group at most of the first kind."""
+
+
+def _english(number: str) -> Fraction | None:
+    """`number`'s reading with a decimal point and a grouping comma (`1,500` is 1500, `1.250` is 1.25), None where it
+    has none (`1234,500`, `0,125`: no grouping in threes)."""
+    return Fraction(number.replace(",", "")) if _ENGLISH_NUMBER_RE.fullmatch(number) else None
 
 
 def _continental(number: str) -> Fraction | None:
     """`number`'s reading with a decimal comma and a grouping point (`1,500` is 1.5, `12.000` is 12000), None where it
-    has none (`2.5`, `1,500,000`, `1,500.5`)."""
-    if "," in number:
-        return Fraction(number.replace(",", ".")) if number.count(",") == 1 and "." not in number else None
-    if "." in number:
-        return Fraction(number.replace(".", "")) if re.fullmatch(r"\d{1,3}\.\d{3}", number) else None
-    return Fraction(number)
+    has none (`2.5`, `24.12`, `0.125`, `1,500,000`, `1,500.5`)."""
+    if not _CONTINENTAL_NUMBER_RE.fullmatch(number):
+        return None
+    return Fraction(number.replace(".", "").replace(",", "."))
 
 
 def _equation_holds(equation: str, values: Sequence[Fraction | None]) -> bool:
@@ -168,9 +184,6 @@ def _equation_holds(equation: str, values: Sequence[Fraction | None]) -> bool:
 
 
 _EQUATION_NUMBER_TOKEN_RE = re.compile(_EQUATION_NUMBER)
-_CLOCK_TIME_RE = re.compile(r"(?:[01]?\d|2[0-3])\.[0-5]\d")
-"""A number that may be a time of day written with a point (`9.15`, `14.30`): an equation of such numbers and whole
-numbers holds as a clock's sum wherever it holds as decimals, so it proves no convention (`_decimal_equation`)."""
 _EQUATION_CONTINUES_RE = re.compile(r"(?:[-+*×/^]|\\(?:times|cdot)|(?<![A-Za-z])x)[ \t]*\Z")
 """An operator just before an equation's first number: the equation is a part of a longer expression (an `=` is not:
 `Total = 1.25 * 1,200 = 1,500` names the equation's value)."""

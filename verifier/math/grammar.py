@@ -2111,7 +2111,10 @@ def _link_chain(words: list[str], clause: str) -> bool:
     `could have been:`, `never turns out to be:`, `can't be:`) states no answer (red team 34 class 6, red team 35
     class 6: the last words alone let a modal perfect pay)."""
     if words[-1].lower() not in ("be", "been"):
-        return True
+        # `is:`, `are:`: a subject that names the answer read as the box's own line reads it (red team 36 class 5, in
+        # part: `The wrong answer is:`, `The answer I doubt is:`); any other left unread, since `_copula_subject`
+        # refuses Omni-MATH's long subjects (`the total number of colorings is:`, 10 of its paid rows)
+        return not any(w.lower() in ("answer", "answers") for w in words[:-1]) or _copula_subject(clause)
     group = _LINK_GROUP_RE.search(clause)
     return group is not None and _copula_subject(clause[:group.start()] + " is ")
 
@@ -2120,13 +2123,14 @@ _LINK_GROUP_ADVERB = r"(?:[ \t]+(?:then|therefore|thus|hence|also|clearly|indeed
 _LINK_GROUP_RE = re.compile(
     rf"(?<![A-Za-z'’])(?:(?:will|must|shall){_LINK_GROUP_ADVERB}[ \t]+be|(?:has|had){_LINK_GROUP_ADVERB}[ \t]+been"
     r"|(?:(?<=we[ \t])|(?<=they[ \t])|(?<=you[ \t]))have[ \t]+been"
-    r"|(?:must|will)[ \t]+have[ \t]+been|turn(?:s|ed)[ \t]+out[ \t]+to[ \t]+be|(?:has|have|had)[ \t]+to[ \t]+be)"
+    r"|(?:must|will)[ \t]+have[ \t]+been|(?:turn(?:s|ed)|c(?:omes|ame))[ \t]+out[ \t]+to[ \t]+be|(?:has|have|had)[ \t]+to[ \t]+be)"
     r"[\s*_]*$", re.IGNORECASE)
 """The verb groups a colon line's `be` or `been` may end (`_link_chain`), an allowlist of shapes: a future or a necessity
 (`will be`, `must be`, `will then be`), a perfect (`has been`, `had been`, `we have been`: `_BEFORE_HAVE_BEEN`'s
 reading), a necessity's perfect (`must have been`),
-`turns out to be` and `has to be`. No modal of a counterfactual or a possibility (`would`, `could`, `should`, `might`,
-`may`, `can`) and no negation (`won't`, `never`, `not`) is one."""
+`turns out to be`, `comes out to be` (as the box's own line reads it: red team 36 cost f) and `has to be`. No modal
+of a counterfactual or a possibility (`would`, `could`, `should`, `might`, `may`, `can`) and no negation (`won't`,
+`never`, `not`) is one."""
 
 
 _DISPLAY_RELATION_RE = re.compile(r"(?<![<>!:\\])=|\\(?:approx|equiv|le|leq|ge|geq|ne|neq|lt|gt|Rightarrow|implies|iff)(?![A-Za-z])"
@@ -2139,9 +2143,10 @@ def _math_line(text: str, end: int) -> bool:
     """Whether the line that ends at `end` closes math that opens its line (after its marks: `- \\(...\\)`) and states
     something, so a box on the next line starts a statement, as after a sentence's end (fx29ag, Omni-MATH's outputs):
     its last row's last side is a term (`_display_term`), and it is an equation (`=`, `\\equiv`: `\\[P = 48 + 12\\sqrt{14}
-    \\]`, a list's `- \\((p, q, r) = (7, 3, 2)\\)`), or a display that a colon introduces (an inequality: `... for any
-    convex quadrilateral \\(P\\):\\n\\[1 < \\frac{S}{D} < 2\\]`) or that a label states (a term: `... is:\\n\\[\\n6 \\times
-    3^{2007}\\n\\]\\n\\n\\(\\boxed{...}\\)`, `_line_label`). A fragment (`\\[\\times 1000\\]`, `\\[\\approx\\]`,
+    \\]`, a list's `- \\((p, q, r) = (7, 3, 2)\\)`), or a bare term that a label states (`_plain_term`: `... is:\\n\\[\\n6
+    \\times 3^{2007}\\n\\]\\n\\n\\(\\boxed{...}\\)`, `_line_label`), or any other display (`\\approx`, `\\ge`, `\\in`) under the
+    answer's own label alone (`_answer_label`: `Answer:\\n\\[k \\approx 6\\]`; red team 36 class 4: `Therefore:`, `Step
+    1:`, a condition's colon, `... for any convex quadrilateral \\(P\\):\\n\\[1 < x < 2\\]`, open none). A fragment (`\\[\\times 1000\\]`, `\\[\\approx\\]`,
     `\\[\\text{in thousands}\\]`) or a bare term after words (`In units of\\n\\[1000\\]`) leads into the box's line, read
     as on one line. A line of math alone with no delimiters states as an equation does (`x = 2 + 4`)."""
     spans = _math_spans(text[:end], closed=True)
@@ -2164,28 +2169,47 @@ def _math_line(text: str, end: int) -> bool:
     above = text[: line_start].rstrip(" \t\r\n")
     if not _is_display(text, span[0]):
         return False
-    if _step_or_name_label(above):
-        return False  # `Calculate \\(k\\):\n\\[k \\ge 6\\]`, `\\[k \\in \\{6, 7\\}\\]`, `Try k:`: opens only an equation
-        # (red team 35 class 4)
-    return above.endswith((":", "：")) if relations else _line_label(above)  # `... for any convex quadrilateral
-    # \\(P\\):\\n\\[1 < \\frac{S}{D} < 2\\]`: an inequality a colon introduces; a bare term only after a label that states it
+    if _plain_term(row):
+        return _line_label(above)  # a bare term after a label that states it (`The total is:`, `We add them:`)
+    return _answer_label(above)  # `\\approx`, `\\ge`, `\\in`, `\\to`, `6?`: only under the answer's own label (red team 36
+    # class 4: `Therefore:`, `Step 1:`, `The candidates are:` opened any relation; red team 35 class 4)
 
 
-def _step_or_name_label(above: str) -> bool:
-    """Whether the colon line `above` (the text up to a display's line) is a step's lead (`_step_lead`: `Calculate
-    \\(k\\):`, `We add them:`) or a short label of label words that names a quantity (`Try k:`, `Round $k$:`): a lead
-    that the display below computes, whose relation other than `=` (`\\approx`, `\\ge`, `\\in`, `6?`) is no statement of
-    the box's value (red team 35 class 4: such a display opened the box below it, the same display alone did not)."""
+def _plain_term(row: str) -> bool:
+    """Whether a display's row is a term alone (`_TERM_COMMANDS`, `_TERM_CHARS`; words only in a font group, which
+    `_display_term` reads): a value or a computation that states nothing but itself, so a label that states it opens it
+    (`_line_label`). An allowlist: `k \\approx 6`, `k \\in \\{6, 7\\}`, `k \\to 6`, `6?` are none."""
+    return _chain_tokens(_SIDE_TOKEN_RE.findall(row), _TERM_COMMANDS, _TERM_CHARS)
+
+
+_ANSWER_HEADS = frozenset("answer answers antwort réponse respuesta jibu ответ 答案 最终答案 最后答案 答え".split())
+"""The words that name the answer in a label (`_LABEL_WORDS`' answer words, `_CJK_LABELS`' answer labels)."""
+
+
+def _answer_label(above: str) -> bool:
+    """Whether the colon line `above` (the text up to a display's line) is the answer's own label (`Answer:`, `**Final
+    answer:**`, `The answer is:`, `答案：`): its last words, markup dropped, are an answer word (`_ANSWER_HEADS`) with
+    only an answer anchor's leads before it (`_answer_led`: `The final answer`) and at most a link after it (`is`),
+    read as a label before a box is (`_line_label`). Only such a label opens a display of a relation other than `=`
+    (red team 36 class 4): what else the display says, the answer line states it, and the box below restates it."""
     line = above[above.rfind("\n") + 1:]
-    if not line.endswith((":", "：")):
+    line = _CLOSING_BOLD_RE.sub("", line[marks_end(line, 0):])
+    if not line.endswith((":", "：")) or not _line_label(line):
         return False
-    text = line[:-1]
-    sentence = text[last_break(_LABEL_START_RE, text, 0, len(text)):]
-    named = _LABEL_MATH_RE.sub(lambda m: " x " if _label_name(m.group(1) if m.group(1) is not None else m.group(2))
-                               else " § ", sentence)
-    words = _LEAD_TOKEN_RE.findall(_CLAUSE_SPLIT_RE.split(named)[-1])
-    named_one = any(len(w) == 1 and w.isalpha() for w in words)  # a math name, in math (`x`) or bare (`k`)
-    return _step_lead(words) or named_one and all(_label_word(w) for w in words)
+    words = [w for w in _LEAD_TOKEN_RE.findall(_unmarked_label(line[:-1])) if w.isalpha()]
+    if len(words) > 1 and words[-1].lower() in ("is", "are"):
+        words = words[:-1]
+    return bool(words) and words[-1].lower() in _ANSWER_HEADS and _answer_led(words)
+
+
+_LABEL_MARKUP_RE = re.compile(r"\\(?:text(?:bf|it)?|emph|textsc|underline|mathbf)\s*\{|[*_{}()#]")
+"""The markup a colon line's label may wrap its words in (`**...**`, `*...*`, `\\textbf{...}`, `(...)`): dropped before its
+words are read (red team 36 class 3b: `The answer can be**:**`, `The answer (can be):` hid `be` from the check)."""
+
+
+def _unmarked_label(label: str) -> str:
+    """`label` with its markup dropped (`_LABEL_MARKUP_RE`), its words kept in place."""
+    return _LABEL_MARKUP_RE.sub(" ", label)
 
 
 def _display_term(row: str) -> bool:
@@ -2247,8 +2271,10 @@ def box_label(text: str) -> bool:
     words = _LEAD_TOKEN_RE.findall(named)
     if any(w in _OPERATOR_MARKS for w in words):
         return False  # `Answer (-):`, `Answer >:`, `Attempt 1 -:`: past its line's marks a sign or a bound (fx29ah)
-    if words and words[-1].lower() in ("be", "been") and not _link_chain(
-            words, re.sub(r"§(\d+)", lambda m: "$" + segments[int(m.group(1))] + "$", label)):
+    unmarked = _unmarked_label(label)  # `The answer can be**`, `The answer (can be)`: the group with markup dropped
+    bare = [w for w in _LEAD_TOKEN_RE.findall(unmarked) if w != "§"]
+    if bare and bare[-1].lower() in ("be", "been") and not _link_chain(
+            bare, re.sub(r"§(\d+)", lambda m: "$" + segments[int(m.group(1))] + "$", unmarked)):
         return False  # one reading of a `be`/`been` group for both colon readers (red team 35 class 6: `The answer can
         # have been:`, all label words, paid as a label)
     if _step_lead(words):
@@ -3115,10 +3141,33 @@ def _headed(phrase: list[_Token]) -> bool:
     `Unknown: 6 apples`, `Second: 6`, labelled lenient's last value): a noun, a counted noun or a pronoun of the lexicon
     (`_HEADS`), a name or math; and `possible` only after a superlative (`_SUPERLATIVES`: `the smallest possible
     value`). An allowlist: the lexicon's adjectives describe a head, none states an answer alone."""
-    words = [t.text.lower() if t.kind == "word" else "" for t in phrase]
-    if any(w == "possible" and (k == 0 or words[k - 1] not in _SUPERLATIVES) for k, w in enumerate(words)):
+    if _lone_possible([t.text if t.kind == "word" else "" for t in phrase]):
         return False
     return any(t.kind in ("name", "math") or t.kind == "word" and any(_has(r, t.text) for r in _HEADS) for t in phrase)
+
+
+def _lone_possible(words: list[str]) -> bool:
+    """Whether a subject's words hold `possible` after no superlative (`_SUPERLATIVES`): `The possible value`, `A
+    possible answer` name one of several candidates; `the largest possible value` the one asked for. One rule for the
+    prose subject (`_headed`) and a box's or colon line's (`_noun_phrase`; red team 36 class 3a)."""
+    low = [w.lower() for w in words]
+    return any(w == "possible" and (k == 0 or low[k - 1] not in _SUPERLATIVES) for k, w in enumerate(low))
+
+
+def _answer_led(tokens: list[str]) -> bool:
+    """Whether a subject that ends with `answer` (`The final answer`, `Our answer`) has only an answer anchor's leads
+    before it (`anchor_lead`, `ANCHOR_LEADS`), as the anchor `answer is` on a box's own line reads it (red team 36 class
+    3a: `The possible answer will be:`, `The original answer has been \\boxed{6}`, `The expected answer must be:` paid
+    where `The possible answer is \\boxed{6}` was refused); True for any other subject. One reader for every link."""
+    if not tokens or tokens[-1].lower() not in ("answer", "answers"):
+        return True
+    return anchor_lead(" ".join(tokens[:-1]))
+
+
+def _answer_named(tokens: list[str]) -> bool:
+    """Whether a box's or colon line's subject names no candidate (`_lone_possible`: `The possible total`) and, headed by
+    `answer`, is led as the anchor is (`_answer_led`: not `The expected answer`; red team 36 class 3a)."""
+    return not _lone_possible(tokens) and _answer_led(tokens)
 
 
 def _scale_letter(phrase: list[_Token]) -> bool:
@@ -3767,9 +3816,11 @@ _SMALL_QUANTITIES = frozenset({"\\epsilon", "\\varepsilon", "\\delta"})
 _FONT_GROUP_RE = re.compile(r"\\" + _FONT_CMD + r"$")
 
 
-def _chain_tokens(tokens: list[str]) -> bool:
-    """Whether every token of a chain (`_first_side`'s, from the math's start to the box) is on `_CHAIN_CHARS` /
-    `_CHAIN_COMMANDS`, or stands inside a font group, whose words `_side_words` and `_side_states` read."""
+def _chain_tokens(tokens: list[str], commands: frozenset[str] = _CHAIN_COMMANDS,
+                  chars: frozenset[str] = _CHAIN_CHARS) -> bool:
+    """Whether every token of a chain (`_first_side`'s, from the math's start to the box) is on `chars` / `commands`
+    (`_CHAIN_CHARS`, `_CHAIN_COMMANDS`; a display's term: `_plain_term`'s), or stands inside a font group, whose words
+    `_side_words` and `_side_states` read."""
     font, depth = -1, 0  # the depth a font group opened at, or -1
     for k, t in enumerate(tokens):
         if t == "{":
@@ -3778,15 +3829,25 @@ def _chain_tokens(tokens: list[str]) -> bool:
             depth -= 1
             font = -1 if depth == font else font
             continue
-        if font >= 0 or t.isspace() or t == "\\\\" or t.isascii() and t.isalnum() or t in _CHAIN_CHARS:
+        if font >= 0 or t.isspace() or t == "\\\\" or t.isascii() and t.isalnum() or t in chars:
             continue
         if _FONT_GROUP_RE.match(t) and k + 1 < len(tokens) and tokens[k + 1] == "{":
             font = depth + 1
             continue
-        if t.startswith("\\") and (t[1:] in _CHAIN_COMMANDS or t[1:] in _GREEK or len(t) == 2 and not t[1].isalpha() and t[1] not in "#&"):
+        if t.startswith("\\") and (t[1:] in commands or t[1:] in _GREEK or len(t) == 2 and not t[1].isalpha() and t[1] not in "#&"):
             continue  # `\\,`, `\\{`, `\\%`
         return False
     return True
+
+
+_RELATION_COMMANDS = frozenset(
+    "cong sim equiv in le leq ge geq ne neq approx leqslant geqslant Rightarrow implies iff therefore Longrightarrow "
+    "rightarrow to mid".split())
+_TERM_COMMANDS = (_CHAIN_COMMANDS - _RELATION_COMMANDS - {"begin", "end"}) | {"boxed"}
+_TERM_CHARS = _CHAIN_CHARS - frozenset("=<>?;:")
+"""What a bare term in a display may hold (`_plain_term`): the chain's allowlist (`_CHAIN_COMMANDS`, `_CHAIN_CHARS`) less
+its relations, arrows and a question's mark: arithmetic, brackets, names and functions (`2 \\times 3`, `\\frac{12}{2}`,
+`6 \\times 3^{2007}`, `(11, 7)`), and a box of such a term (Omni-MATH's `\\[\\boxed{2^{2019} - 1}\\]` above its inline box)."""
 
 
 _MIDDLE_NUMBER_RE = re.compile(r"[0-9.+\-*/() E]{1,60}")
@@ -4471,7 +4532,7 @@ def _noun_phrase(tokens: list[str]) -> bool:
     operation after it (`The answer in thousands`, `The answer (in thousands)`, `The answer divided by
     1000`, `The answer rounded to the nearest thousand`). A value in it only at a `SUBJECT_VALUE_PLACES` position
     (`_values_placed`; fx29s: a subject names, it never states a value)."""
-    if _states_bound([t.lower() for t in tokens]) or not _names_stand_alone(tokens):
+    if _states_bound([t.lower() for t in tokens]) or not _names_stand_alone(tokens) or not _answer_named(tokens):
         return False
     i, n = 0, len(tokens)
     if i < n and (_has("det", tokens[i]) and tokens[i].lower() not in ("that", "which") or _is_owner(tokens[i])):
