@@ -337,7 +337,8 @@ _CLAUSE_SHAPED = [
     "Bu it {n} kg.", "Ayse can {n} kg.",  # Turkish
     "Budi punya {n} kg beras.",  # Indonesian
     "Toi can mua {n} kg gao.", "Nam can ban {n} kg.", "Anh Nam can them {n} kg.", "Lan got {n} kg tao.",  # Vietnamese
-    "Lan lay {n} kg.", "Ion are {n} lei.",  # Vietnamese, Romanian
+    "Lan lay {n} kg.", "Nam can do {n} kg.", "Co the ban can do {n} kg.", "Ion are {n} lei.",  # Vietnamese, Romanian
+    "Ahora has comprado once cajas, tienes {n} kg.", "Luego vendes {n} kg, y has comprado once cajas.",  # Spanish
 ]
 test_a_foreign_sentence_shaped_like_an_english_clause_is_refused = refused_test(_cases(
     _both_readings(_CLAUSE_SHAPED, _LAYOUTS[:2])))
@@ -356,6 +357,19 @@ _GSM8K_CLAUSES = [
     "Tom and Anna collected {n} shells.", "Sam paid {n} dollars for the car.", "John can read {n} words an hour.",
     "In the first week, the shop sold {n} apples.", "Multiply 50 by 50 to get {n}.", "So the farm has {n} chickens.",
     "He'll need {n} tiles.", "It's {n} meters long.", "Lisa spent {n} dollars on the trip.",
-    "The side AB is {n} cm.", "Thus the total is {n}.", "Kylar needs to pay {n} dollars.",
+    "The side AB is {n} cm.", "Thus the total is {n}.", "Kylar needs to pay {n} dollars.", "Mark has only {n} stamps.",
+    "Mark has bought {n} stamps.", "The alternate interior angles are {n} in all.",
 ]
 test_gsm8k_style_english_clauses_pay = paid_test(_cases(_both_readings(_GSM8K_CLAUSES, _LAYOUTS[:2])))
+# Known open (fx29h): a capitalised word of another language at a sentence's start reads as a name, and its second
+# person's verb in `-es` (Portuguese `comes`, "you eat") has an English third person's shape; with a shared word to make
+# the share (`as`), the clause proves English. A language's listed words in lower case refuse it (`hoje`, `vendes`, `tu`).
+test_a_foreign_adverb_before_a_second_persons_verb_is_no_name = refused_test(_rows(_both_readings([
+    "Amanha comes {n} kg as duas.",
+], _LAYOUTS[:1]), (
+    "fx29h's known open: a sentence's capitalised first word is read as a name (`_subjects`), and Portuguese and "
+    "Spanish write a second person's `-es` (`comes`) as English writes a third person's; fix: a name read from the "
+    "problem's prose or beside another clause, not from its capital alone")))
+test_the_same_with_a_listed_word_is_refused = refused_test(_cases(_both_readings([
+    "Amanha comes {n} kg as duas hoje.", "Amanha vendes {n} kg as duas.", "Ahora comes {n} kg, y tu has comprado once cajas.",
+], _LAYOUTS[:1])))

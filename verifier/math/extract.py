@@ -233,9 +233,13 @@ _IRREGULAR_PASTS = frozenset(
     "forgave froze got gave went grew hung heard hid hit held hurt kept knelt knew laid led leapt lent lay lit lost "
     "made meant met paid put quit read rode rang rose ran said saw sought sold sent set shook shone shot shrank shut "
     "sang sank sat slept slid spoke sped spent spun split spread sprang stood stole stuck stung struck swore swept "
-    "swam swung took taught tore told thought threw trod understood woke wore won wound wrote withdrew".split())
-"""English's irregular pasts, a closed class (the strong verbs and their kin): a finite verb after an English subject
-(`_english_clause`: `He drove`, `Sam sold`), where the regular past is any word in `-ed` (red team 36 cost e)."""
+    "swam swung took taught tore told thought threw trod understood woke wore won wound wrote withdrew "
+    "been done gone given taken eaten seen written known grown shown driven ridden thrown drawn flown worn torn "
+    "broken chosen spoken stolen frozen forgotten hidden bitten beaten fallen risen shaken begun sung swum drunk "
+    "become".split())
+"""English's irregular pasts and participles, a closed class (the strong verbs and their kin): a finite verb after an
+English subject (`_english_clause`: `He drove`, `Sam sold`), or a participle after a name's auxiliary (`Mark has
+driven`), where the regular form is any word in `-ed` (red team 36 cost e)."""
 _ENGLISH_PERSONS = {
     "he": "singular", "she": "singular", "it": "singular", "this": "singular", "that": "singular",
     "i": "plural", "you": "plural", "we": "plural", "they": "plural", "there": "plural"}
@@ -265,8 +269,9 @@ _BARE_VERBS = frozenset(
 goose`: `We add them`, `They get`) and after a modal (`Tom can lift`, `The answer can be`), since Dutch writes `we`
 before its own words (`we dus`) and Vietnamese without its marks writes a name, `can` ("needs") and its own verb
 (`Nam can ban 2,500 kg`, bán, "sell"; `lay`, lấy, "take", is left out)."""
-_MODAL_ADVERBS = frozenset("not also only then now still just".split())
-"""Adverbs between a modal and its bare verb (`can also be`, `will then pay`)."""
+_MODAL_ADVERBS = frozenset("not also only then now still just already never more less".split())
+"""Adverbs between a modal and its bare verb (`can also be`, `will then pay`) or after a name's auxiliary (`Mark has
+only`)."""
 _DETERMINERS = frozenset("the this that those each every both my your our their its".split())
 """English determiners that open a subject (`The total is`) or a phrase (`of the students`): none is another
 language's article (French and Portuguese `a`, Danish `her`, Turkish `his` and `her`, Swedish `all`, as in `for all
@@ -308,14 +313,16 @@ OTHER_LANGUAGES_FUNCTION_WORDS: tuple[tuple[str, str], ...] = (
      "Norwegian, Danish and Swedish"),
     ("le les une des est et il elle pour avec dans sur que qui pas sont nous vous ils au aux ce cette ses donc mais",
      "French"),
-    ("el los las una del es en con por para tiene tienen pero entonces cada entre", "Spanish"),
+    ("el los las una del es en con por para tiene tienen pero entonces cada entre ahora hoy muy cuando donde "
+     "tambien porque tu tienes vendes debes puedes quieres haces pones sabes bebes vives", "Spanish (its second "
+     "person's `-es`, `tienes`, `vendes`, is an English third person's shape)"),
     ("il lo gli della che sono anche quindi ogni", "Italian"),
-    ("os um uma com tem sao nao entao", "Portuguese"),
+    ("os um uma com tem sao nao entao hoje voce muito quando porque tambem ainda depois", "Portuguese"),
     ("ja ovat ei ne etta kuin jos taas myos oli olivat mutta niin joka kun siis", "Finnish"),
     ("ve bir bu ile icin yok cok ama gibi kadar daha", "Turkish"),
     ("dan yang di ke dari ini itu ada dengan untuk punya adalah jadi tidak kita saya mereka akan sudah",
      "Indonesian and Malay"),
-    ("la cua va mua nhu cho voi khong duoc nay toi nhieu bao mot cac nhung cung thi roi lai",
+    ("la cua va mua nhu cho voi khong duoc nay toi nhieu bao mot cac nhung cung thi roi lai anh ong ban",
      "Vietnamese written without its marks"),
 )
 """Function words of decimal-comma languages written in ASCII that English does not write in lower case, one group
@@ -505,19 +512,20 @@ def _finite_verb(tokens: list[str], at: int, kind: str) -> bool:
     singular subject, or a bare verb of `_BARE_VERBS` after `I`, `you`, `we`, `they`. After a name or a noun, the
     verb's object follows in English order (`_object_follows`), so a capitalised noun before a word in `-s`
     (German `Haus des Mannes`) is none; a name's modal comes before a bare verb (`Tom can lift`), and a name's verb is
-    none of `ENGLISH_FUNCTION_WORDS` but `_SUBJECT_VERBS`' (Vietnamese without marks: `Lan got 2,500 kg tao`, gọt)."""
+    none of `ENGLISH_FUNCTION_WORDS` but `_SUBJECT_VERBS`' (Vietnamese without marks: `Lan got 2,500 kg tao`, gọt;
+    `Nam can do 2,500 kg`, cần đo, "needs to measure"), and a name's auxiliary comes before its object, an adverb or a
+    past (`Mark has 1,500`, `Mark has only`, `Mark has bought`; Spanish `Ahora has comprado` is none)."""
     if at >= len(tokens) or not (tokens[at].isalpha() and tokens[at].islower()):
         return False
     verb, follow = tokens[at], tokens[at + 1] if at + 1 < len(tokens) else ""
     if verb in _MODALS:
         after = tokens[at + 2] if follow in _MODAL_ADVERBS and at + 2 < len(tokens) else follow
-        return verb in _SUBJECT_VERBS[kind] and after in _BARE_VERBS
+        return verb in _SUBJECT_VERBS[kind] and after in _BARE_VERBS and (kind != "name" or after not in _ENGLISH_WORDS)
     if verb in _SUBJECT_VERBS[kind]:
-        return kind != "name" or _object_follows(follow) or (
-            follow.isalpha() and follow.islower() and follow not in _NEUTRAL_WORDS)
+        return kind != "name" or _object_follows(follow) or follow in _MODAL_ADVERBS or _past_form(follow)
     if kind == "name" and verb in _ENGLISH_WORDS:
         return False
-    past = verb in _IRREGULAR_PASTS or (len(verb) >= 4 and verb.endswith("ed"))
+    past = _past_form(verb)
     if kind == "article":
         return False
     if kind == "plural":
@@ -527,6 +535,12 @@ def _finite_verb(tokens: list[str], at: int, kind: str) -> bool:
     if kind == "noun":
         return _object_follows(follow) or (follow.isalpha() and follow.islower())
     return kind == "singular" or _object_follows(follow) or follow.lower() in _PREPOSITIONS
+
+
+def _past_form(token: str) -> bool:
+    """Whether `token` is an English past or participle: a word in `-ed` of four letters or more, or one of
+    `_IRREGULAR_PASTS` (`drove`, `driven`; Spanish `comprado` is none)."""
+    return token in _IRREGULAR_PASTS or (len(token) >= 4 and token.endswith("ed"))
 
 
 def _object_follows(token: str) -> bool:
