@@ -216,9 +216,11 @@ ENGLISH_FUNCTION_WORDS: tuple[tuple[str, str], ...] = (
      "every many much both either neither other another such only very not yes if because "
      "since into onto out up about after before between through during within without again here get "
      "gets got may might thus hence therefore",
-     "English function words no decimal-comma language writes as a common word: the closed classes (pronouns, "
-     "determiners, auxiliaries, prepositions, conjunctions) every English sentence is made of, so English prose shows "
-     "some and other prose none"),
+     "English function words: the closed classes (pronouns, determiners, auxiliaries, prepositions, conjunctions) "
+     "every English sentence is made of, so English prose shows some; they count toward the share of English words, "
+     "and none proves English alone, since other languages spell some of them in ASCII (red team 36 class 1: "
+     "Norwegian `and`, German `Not`, Swedish `get`, Vietnamese without marks `them`, `the`, `may`): English syntax "
+     "does (`_english_clause`)"),
     ("is was in an at on am be do of we had so also to by for per her over under once as or but all let has he are "
      "more most some just must can divide divides calculate any add",
      "English words that other languages write too (Dutch `is`, `was`, `we`, `had`, `of`, `over`, `let op`, `most`; "
@@ -237,14 +239,114 @@ ENGLISH_FUNCTION_WORDS: tuple[tuple[str, str], ...] = (
 """The closed lexicon that measures whether a text is English (`_english_words`), one group per reason: the one home
 of what counts as an English word in the separator check (docs/math.md "Answer grammar", a separator's two readings)."""
 _ENGLISH_WORDS = frozenset(w for words, _ in ENGLISH_FUNCTION_WORDS for w in words.split())
-_ENGLISH_PROOF = _ENGLISH_WORDS - frozenset(ENGLISH_FUNCTION_WORDS[1][0].split())
-_ENGLISH_CLAUSE_RE = re.compile(
-    r"(?<![A-Za-z])he[ \t]+(?:[a-z]+(?:s|ed)|bought|sold|spent|paid|made|had|got|gave|took|went|ran|saw|found|left|kept"
-    r"|held|won|told|knew|thought|needs|will|can|would|could|should|must)(?![A-Za-z])", re.IGNORECASE)
-"""A run of English syntax that proves English where its words alone do not (red team 35 class 1): `he` (Spanish
-`he`, "I have", before a participle: `he comprado`) followed by an English verb form, the third person's `-s`
-(`he runs`, `he has`), a regular past's `-ed` or an irregular past or modal of this list (`he bought`, `he will`),
-none of which a Spanish participle spells."""
+_COMPUTATION_VERBS = frozenset(ENGLISH_FUNCTION_WORDS[2][0].split())
+_IRREGULAR_PASTS = frozenset(
+    "arose awoke bore beat became began bent bet bit bled blew broke brought built burnt bought caught chose clung "
+    "came cost crept cut dealt dug drew drank drove ate fell fed felt fought found fled flung flew forbade forgot "
+    "forgave froze got gave went grew hung heard hid hit held hurt kept knelt knew laid led leapt lent lay lit lost "
+    "made meant met paid put quit read rode rang rose ran said saw sought sold sent set shook shone shot shrank shut "
+    "sang sank sat slept slid spoke sped spent spun split spread sprang stood stole stuck stung struck swore swept "
+    "swam swung took taught tore told thought threw trod understood woke wore won wound wrote withdrew "
+    "been done gone given taken eaten seen written known grown shown driven ridden thrown drawn flown worn torn "
+    "broken chosen spoken stolen frozen forgotten hidden bitten beaten fallen risen shaken begun sung swum drunk "
+    "become".split())
+"""English's irregular pasts and participles, a closed class (the strong verbs and their kin): a finite verb after an
+English subject (`_english_clause`: `He drove`, `Sam sold`), or a participle after a name's auxiliary (`Mark has
+driven`), where the regular form is any word in `-ed` (red team 36 cost e)."""
+_ENGLISH_PERSONS = {
+    "he": "singular", "she": "singular", "it": "singular", "this": "singular", "that": "singular",
+    "i": "plural", "you": "plural", "we": "plural", "they": "plural", "there": "plural"}
+"""English's subject pronouns (`I` only in capitals), each with the verb forms it takes (`_SUBJECT_VERBS`)."""
+_SUBJECT_VERBS = {
+    "singular": frozenset("is was has had does did can could will would shall should must might may".split()),
+    "plural": frozenset("am are is was were have had do did can could will would shall should must might may".split()),
+    "noun": frozenset("is are was were has have had does did can could will would should must might".split()),
+    "article": frozenset("is was has had does did can could will would should must might".split()),
+    "name": frozenset("has have were does did can could would should must might".split()),
+}
+"""The auxiliaries, modals and copulas each English subject takes (`_english_clause`; after `a` or `an`, which
+French, Spanish, Italian and Portuguese write too, one of these alone): a name never takes `is`, `was`, `had`, `are`,
+`will` or `may`, which Dutch (`Piet was`, `Jan is`, `Anna had`), German (`Frau will`), Romanian (`Ion
+are`, "has") and Vietnamese (`may`) write after a noun too; a name proves English with `has`, a modal, a past or an
+`-s` form instead (`Mark has`, `Tom can lift`, `Sam sold all`)."""
+_MODALS = frozenset("can could will would shall should must might may".split())
+"""English's modals: after a name, one proves English only before a bare verb (`Tom can lift`; Turkish `Ayse can`)."""
+_BARE_VERBS = frozenset(
+    "add afford apply assume bake be borrow bring build buy carry catch change charge check choose collect compare "
+    "conclude consider continue cook cost count cover cut deliver do drink drive earn eat express fill find finish fit "
+    "fix fly get give grow have hire hold jog keep knit know lift make measure need note order own pack paint pay pick "
+    "plant play pour print produce prove put raise reach read receive rent repair rewrite ride run save say score see "
+    "sell send serve sew ship shop show spend split swim take throw travel try use verify visit walk want wash weigh "
+    "win work write".split()) | _COMPUTATION_VERBS
+"""English verbs in their bare form (an allowlist): after a plural subject (`I`, `you`, `we`, `they`, `A duck and a
+goose`: `We add them`, `They get`) and after a modal (`Tom can lift`, `The answer can be`), since Dutch writes `we`
+before its own words (`we dus`) and Vietnamese without its marks writes a name, `can` ("needs") and its own verb
+(`Nam can ban 2,500 kg`, bán, "sell"; `lay`, lấy, "take", is left out)."""
+_MODAL_ADVERBS = frozenset("not also only then now still just already never more less".split())
+"""Adverbs between a modal and its bare verb (`can also be`, `will then pay`) or after a name's auxiliary (`Mark has
+only`)."""
+_DETERMINERS = frozenset("the this that those each every both my your our their its".split())
+"""English determiners that open a subject (`The total is`) or a phrase (`of the students`): none is another
+language's article (French and Portuguese `a`, Danish `her`, Turkish `his` and `her`, Swedish `all`, as in `for all
+mjolk`, are left out); `the` before a lone noun proves nothing (French `Le the vert`, Vietnamese `Nhu the la`), only
+with its verb or its preposition."""
+_OBJECT_OPENERS = frozenset(
+    "the a an this that these those each every his her its their our my your all both them him it us some half "
+    "twice to".split())
+"""What an English verb's object opens with besides a number (`_english_clause`'s follow: `Sam sold all 1,500`)."""
+_PREPOSITIONS = frozenset("of in to for with from on at by into onto than about after before between through "
+                          "during within without over under per".split())
+"""English prepositions that open a phrase before an English determiner (`_phrase_of`)."""
+_CONTRACTION_RE = re.compile(
+    r"(?<![A-Za-z])(?:it|he|she|that|there|what|let|I|you|we|they)'(?:s|re|ll|ve|d|m)(?![A-Za-z])|[a-z]n't(?![A-Za-z])",
+    re.IGNORECASE)
+"""English's contractions (`it's`, `there's`, `I'm`, `we've`, `doesn't`): a pronoun's clitic or a negation, written
+so in no other language (French `l'`, `qu'`, Italian `all'` clip the word before)."""
+_MATH_CONNECTIVES = frozenset("and or thus hence therefore where then if".split())
+"""Words that join math and say nothing of a language (`\\boxed{1} and \\boxed{2}`, `$21, 36, and 82$`): a text of
+one or two of them and math alone is math alone (`_english_words`)."""
+_CONNECTIVES = frozenset("thus hence therefore".split())
+"""English connectives that open a sentence (`Thus $x = 6$`, `Hence,`): in that place, no other language's word."""
+_IMPERATIVE_VERBS = frozenset("add subtract multiply divide calculate compute find solve simplify sum count".split())
+"""A computation's imperative at a sentence's start (`Add all:`, `Divide 3,000 by 2:`), English only with its object in
+English order (`_english_imperative`)."""
+_IMPERATIVE_LINKS = frozenset("by to from and with".split())
+"""What links an imperative's two numbers in English order (`Divide 3,000 by 2`; Spanish `entre`, French `par`)."""
+_THIRD_PERSON_RE = re.compile(r"[a-z]+(?:[bcdfgklmnprtvwxz]s|[aeou]ys|[a-z]es)")
+"""A third person's `-s` form of four letters or more: a consonant's `-s` (`gets`, `sells`), `-ys` (`pays`, `buys`),
+`-es` (`goes`, `fixes`); never a vowel's `-s` (Finnish `He taas`, `He myos`, Portuguese `mais`)."""
+_CLAUSE_TOKEN_RE = re.compile(r"[A-Za-z]+|\\?\$|\d+(?:[.,]\d+)*|[^\sA-Za-z\d$\\]+|\\")
+"""A clause's tokens: a word, a dollar sign, a number, a run of other marks (a clause's words stand with blanks only
+between them, so a mark parts them: `total_of_the_boxes` holds no phrase)."""
+OTHER_LANGUAGES_FUNCTION_WORDS: tuple[tuple[str, str], ...] = (
+    ("der und ist sie nicht ein eine einen einem mit auf sind wir ich auch noch oder aber dem des vom zum zur wird "
+     "werden hier sich nach wie", "German"),
+    ("het een zijn heeft niet ook voor wij ik zij naar maar dus nog bij uit deze wordt hebben", "Dutch"),
+    ("og och er har det ett til till av af som jeg jag ikke inte hver hvor fra hun han hon ham vil skal med en",
+     "Norwegian, Danish and Swedish"),
+    ("le les une des est et il elle pour avec dans sur que qui pas sont nous vous ils au aux ce cette ses donc mais",
+     "French"),
+    ("el los las una del es en con por para tiene tienen pero entonces cada entre ahora hoy muy cuando donde "
+     "tambien porque tu tienes vendes debes puedes quieres haces pones sabes bebes vives", "Spanish (its second "
+     "person's `-es`, `tienes`, `vendes`, is an English third person's shape)"),
+    ("il lo gli della che sono anche quindi ogni", "Italian"),
+    ("os um uma com tem sao nao entao hoje voce muito quando porque tambem ainda depois", "Portuguese"),
+    ("ja ovat ei ne etta kuin jos taas myos oli olivat mutta niin joka kun siis", "Finnish"),
+    ("ve bir bu ile icin yok cok ama gibi kadar daha", "Turkish"),
+    ("dan yang di ke dari ini itu ada dengan untuk punya adalah jadi tidak kita saya mereka akan sudah",
+     "Indonesian and Malay"),
+    ("la cua va mua nhu cho voi khong duoc nay toi nhieu bao mot cac nhung cung thi roi lai anh ong ban",
+     "Vietnamese written without its marks"),
+)
+"""Function words of decimal-comma languages written in ASCII that English does not write in lower case, one group
+per language: one of them in lower case refuses the proof of English (`_english_words`), only ever refusing, over the
+allowlist that proves English (`_english_clause`): Vietnamese `Toi can mua 2,500 kg.` has the clause shape of `Tom
+can lift 1,500 kg.`, and only its words tell them apart (red team 36 class 1). English words (`die`, `van`, `hat`,
+`hay`, `var`, `dia`, `on`, `per`) and a differential's (`da`, `di`) are left out; a clitic after an apostrophe (`we've`)
+is none (`_FOREIGN_WORD_RE`)."""
+_FOREIGN_WORD_RE = re.compile(r"(?<![\\A-Za-z'\u2019])[a-z]{2,}(?![A-Za-z])")
+"""A word in lower case that is no LaTeX command's name and no clitic after an apostrophe (`we've`, `it’s`)."""
+_OTHER_LANGUAGES_WORDS = frozenset(w for words, _ in OTHER_LANGUAGES_FUNCTION_WORDS for w in words.split())
 _ENGLISH_SHARE = 0.2
 """The least share of a text's ASCII words (units aside) that are `ENGLISH_FUNCTION_WORDS`: English prose runs near
 half (`The answer is 2,500.` 2 of 3), GSM8K's terse steps a fifth or more; another language's prose with an English word
@@ -334,18 +436,141 @@ def _point_script_letters(region: str) -> bool:
 
 def _english_words(region: str) -> bool:
     """Whether `region`'s ASCII words, units aside (`_NEUTRAL_WORDS`), are none (math alone, `\\boxed{2,500}`, `答案是
-    2,500。`) or English: a word only English writes (`_ENGLISH_PROOF`) and a share of `ENGLISH_FUNCTION_WORDS` of at
-    least `_ENGLISH_SHARE`. Not read: the sentence of an English anchor (`_ENGLISH_ANCHOR_RE`), an environment's name
-    (`pmatrix`) and, beside words in lower case, a word in capitals (`ABC`, `BAC`: geometry's points, MathVista).
-    German, Dutch or Indonesian prose without a mark (`Sie hat 2,500 kg.`, fx29be's open row) is of no known language,
-    and so is an English anchor under it (`Er hat 12.000 im Jahr.\\nFinal Answer: 12.000`)."""
-    prose = " ".join(s for s in _SENTENCE_SPLIT_RE.split(_ENVIRONMENT_RE.sub(" ", _POINT_SCRIPT_RE.sub(" ", region)))
-                     if not _ENGLISH_ANCHOR_RE.search(s))
+    2,500。`) or English: a run of English syntax (`_english_clause`: `Mark has 1,500`, `He drove`, `The total is`) or a
+    computation's English verb (`ENGLISH_FUNCTION_WORDS`' third group: `We compute.`), a share of
+    `ENGLISH_FUNCTION_WORDS` of at least `_ENGLISH_SHARE`, and no other language's function word in lower case
+    (`OTHER_LANGUAGES_FUNCTION_WORDS`). One word is no proof (red team 36 class 1: Norwegian `En and veier`, Swedish
+    `En get vager`, Vietnamese `Me mua them` paid 784 of 800 rows). Not read: the sentence of an English anchor
+    (`_ENGLISH_ANCHOR_RE`), an environment's name (`pmatrix`) and, beside words in lower case, a word in capitals
+    (`ABC`, `BAC`: geometry's points, MathVista). German, Dutch or Indonesian prose without a mark (`Sie hat 2,500
+    kg.`, fx29be's open row) is of no known language, and so is an English anchor under it (`Er hat 12.000 im
+    Jahr.\\nFinal Answer: 12.000`)."""
+    sentences = [s for s in _SENTENCE_SPLIT_RE.split(_ENVIRONMENT_RE.sub(" ", _POINT_SCRIPT_RE.sub(" ", region)))
+                 if not _ENGLISH_ANCHOR_RE.search(s)]
+    prose = "\n".join(sentences)
+    if any(w in _OTHER_LANGUAGES_WORDS for w in _FOREIGN_WORD_RE.findall(prose)):
+        return False
     found = [w for w in _ASCII_WORD_RE.findall(prose) if w.lower() not in _NEUTRAL_WORDS]
     words = [w.lower() for w in found if not w.isupper()] or [w.lower() for w in found]
-    english = sum(w in _ENGLISH_WORDS for w in words)
-    proof = any(w in _ENGLISH_PROOF for w in words) or bool(_ENGLISH_CLAUSE_RE.search(prose))
-    return not words or english >= _ENGLISH_SHARE * len(words) and proof
+    if not words or len(words) <= 2 and all(w in _MATH_CONNECTIVES for w in words):
+        return True
+    if sum(w in _ENGLISH_WORDS for w in words) < _ENGLISH_SHARE * len(words):
+        return False
+    return any(w in _COMPUTATION_VERBS for w in words) or any(_english_clause(s) for s in sentences)
+
+
+def _english_clause(sentence: str) -> bool:
+    """Whether `sentence` holds a run of English syntax (red team 36 class 1: one word other languages spell the same
+    proves nothing): a subject (`_subjects`) followed, with blanks only between, by a finite verb it takes
+    (`_finite_verb`), an English connective at its start (`_CONNECTIVES`), or a computation's imperative with its object in English order (`_english_imperative`)."""
+    if _CONTRACTION_RE.search(sentence):
+        return True
+    tokens = _CLAUSE_TOKEN_RE.findall(sentence)
+    if tokens and tokens[0].lower() in _CONNECTIVES:
+        return True
+    if any(_phrase_of(tokens, i) for i in range(len(tokens) - 2)):
+        return True
+    return any(_finite_verb(tokens, at, kind) for i in range(len(tokens)) for kind, at in _subjects(tokens, i)) or (
+        _english_imperative(tokens))
+
+
+def _phrase_of(tokens: list[str], i: int) -> bool:
+    """Whether `tokens[i:i + 3]` is an English prepositional phrase: a preposition of `_PREPOSITIONS`, a determiner of
+    `_DETERMINERS` and a word in lower case (`of the students`, `in each box`; Vietnamese `Nhu the la` has none)."""
+    return tokens[i].lower() in _PREPOSITIONS and tokens[i + 1].lower() in _DETERMINERS and (
+        tokens[i + 2].isalpha() and tokens[i + 2].islower())
+
+
+def _subjects(tokens: list[str], i: int) -> list[tuple[str, int]]:
+    """The subjects that `tokens[i]` opens, each as (its kind, the index of its verb): an English pronoun (`I` only in
+    capitals), a determiner of `_DETERMINERS` (or an article, `a`, `an`) and one to three words in lower case (`The
+    total`, `the alternate interior angles`), or a capitalised name of three
+    letters or more that is no English function word (`Mark`, `Tom`), or a second noun after `and` (`A duck and a goose
+    weigh`, a plural's)."""
+    token, found = tokens[i], []
+    lower = token.lower()
+    if token == "I" or (lower in _ENGLISH_PERSONS and lower != "i"):
+        found.append((_ENGLISH_PERSONS[lower], i + 1))
+    if lower in _DETERMINERS or lower in ("a", "an"):
+        at, kind = i + 1, "noun" if lower in _DETERMINERS else "article"
+        while at < len(tokens) and at <= i + 3 and tokens[at].isalpha() and tokens[at].islower():
+            at += 1
+            found.append((kind, _after_label(tokens, at)))
+    if len(token) >= 3 and token.isalpha() and token[0].isupper() and token[1:].islower() and (
+            lower not in _ENGLISH_WORDS):
+        found.append(("name", i + 1))
+    if token == "and":
+        at = i + 2 if i + 1 < len(tokens) and tokens[i + 1].lower() in ("a", "an", *_DETERMINERS) else i + 1
+        if at < len(tokens) and tokens[at].isalpha() and tokens[at][1:].islower():
+            found.append(("plural", at + 1))
+    return found
+
+
+def _after_label(tokens: list[str], at: int) -> int:
+    """The index after a math name that labels a noun (`the side AB is`, `the angle α is`, `the point $P$ is`): one
+    to three capitals, one letter outside ASCII, or either in dollars; `at` where none stands."""
+    def label(token: str) -> bool:
+        return (token.isascii() and token.isalpha() and token.isupper() and len(token) <= 3) or (
+            len(token) == 1 and not token.isascii() and token.isalpha())
+    if at < len(tokens) and label(tokens[at]):
+        return at + 1
+    if at + 2 < len(tokens) and tokens[at] == "$" == tokens[at + 2] and label(tokens[at + 1]):
+        return at + 3
+    return at
+
+
+def _finite_verb(tokens: list[str], at: int, kind: str) -> bool:
+    """Whether `tokens[at]` is a finite verb an English subject of `kind` takes: an auxiliary, modal or copula of
+    `_SUBJECT_VERBS`, a past (`_IRREGULAR_PASTS`, a word in `-ed`), a third person's `-s` (`_THIRD_PERSON_RE`) after a
+    singular subject, or a bare verb of `_BARE_VERBS` after `I`, `you`, `we`, `they`. After a name or a noun, the
+    verb's object follows in English order (`_object_follows`), so a capitalised noun before a word in `-s`
+    (German `Haus des Mannes`) is none; a name's modal comes before a bare verb (`Tom can lift`), and a name's verb is
+    none of `ENGLISH_FUNCTION_WORDS` but `_SUBJECT_VERBS`' (Vietnamese without marks: `Lan got 2,500 kg tao`, gọt;
+    `Nam can do 2,500 kg`, cần đo, "needs to measure"), and a name's auxiliary comes before its object, an adverb or a
+    past (`Mark has 1,500`, `Mark has only`, `Mark has bought`; Spanish `Ahora has comprado` is none)."""
+    if at >= len(tokens) or not (tokens[at].isalpha() and tokens[at].islower()):
+        return False
+    verb, follow = tokens[at], tokens[at + 1] if at + 1 < len(tokens) else ""
+    if verb in _MODALS:
+        after = tokens[at + 2] if follow in _MODAL_ADVERBS and at + 2 < len(tokens) else follow
+        return verb in _SUBJECT_VERBS[kind] and after in _BARE_VERBS and (kind != "name" or after not in _ENGLISH_WORDS)
+    if verb in _SUBJECT_VERBS[kind]:
+        return kind != "name" or _object_follows(follow) or follow in _MODAL_ADVERBS or _past_form(follow)
+    if kind == "name" and verb in _ENGLISH_WORDS:
+        return False
+    past = _past_form(verb)
+    if kind == "article":
+        return False
+    if kind == "plural":
+        return past or verb in _BARE_VERBS
+    if not (past or _THIRD_PERSON_RE.fullmatch(verb)):
+        return False
+    if kind == "noun":
+        return _object_follows(follow) or (follow.isalpha() and follow.islower())
+    return kind == "singular" or _object_follows(follow) or follow.lower() in _PREPOSITIONS
+
+
+def _past_form(token: str) -> bool:
+    """Whether `token` is an English past or participle: a word in `-ed` of four letters or more, or one of
+    `_IRREGULAR_PASTS` (`drove`, `driven`; Spanish `comprado` is none)."""
+    return token in _IRREGULAR_PASTS or (len(token) >= 4 and token.endswith("ed"))
+
+
+def _object_follows(token: str) -> bool:
+    """Whether `token` opens an English verb's object: a number, a dollar sign or a word of `_OBJECT_OPENERS`."""
+    return token[:1].isdigit() or token in ("$", "\\$") or token.lower() in _OBJECT_OPENERS
+
+
+def _english_imperative(tokens: list[str]) -> bool:
+    """Whether `tokens` open with a computation's imperative (`_IMPERATIVE_VERBS`) and its object in English order: an
+    object opener (`Add all:`, `Divide the total`) or a number linked to another by an English preposition (`Divide
+    3,000 by 2`; Spanish `Divide 3,000 entre 2` is none)."""
+    if len(tokens) < 2 or tokens[0].lower() not in _IMPERATIVE_VERBS:
+        return False
+    if tokens[1].isalpha():
+        return tokens[1].lower() in _OBJECT_OPENERS
+    rest = tokens[1:6]
+    return _object_follows(tokens[1]) and any(t in _IMPERATIVE_LINKS for t in rest)
 
 
 _LATEX_SPACING_RE = re.compile(r"\\[!,;: ]")
