@@ -5,24 +5,23 @@ channels of the zygote and repo_tree, through real grading boxes and real sessio
 /work/shared/RED-TEAM.md. Verdicts only, no durations.
 
 FINDINGS (strict xfails):
-1. class 8, docker and gvisor (a session): a daemon of an earlier command stops the fresh launcher PID 1 starts in
-   pid1.start's window between preexec and exec. preexec (program_limits.apply) first makes every uid the program's,
-   then sets limits and writes oom_score_adj; from the setresuid on, the child is the program's to signal (kill(2):
-   the sender's uid is the target's real or saved uid), while it still holds the write end of the start report and has
-   not yet reached execve (whose close-on-exec would end the report). PID 1 reads that report to its end with no bound
-   (`f.read(16)` in pid1.start), under the box's lock: a daemon spinning kill(pid, SIGSTOP) on the next few pids wins
-   the window at once (first command, every run here), PID 1 never answers, the command is `crashed`, lost, "the
-   session's container stopped answering (runner did not answer in time)", the session dropped. The control (the same
-   daemon resuming a stopped pre-exec child at once) held: the command's own exit 126, 3 or -9, never lost. userns held
-   in 22 tries (every stop landed after exec: PID 1 then resumes its launcher every RESUME_S). The judge's start_program
-   is open in principle (as_program makes every uid the program's before exec) but no program process lives there
-   (kill_program's kill(-1) ended a comet too: item 3). Fix idea: the report must not wait on a process the program
-   may stop: bound pid1.start's read (a deadline, after which the child is SIGKILLed and the start is the caller's
-   OSError ETIME, LauncherFailed for a launcher), or make the uid change the last step before exec (no window: the
-   program's limits set while the child is still the judge's uid, setresuid then execve at once, as Linux's
-   posix_spawn does not allow from Python; a small exec helper of the judge's uid that drops and execs in C); a
-   SIGCONT loop on the child while reading (as Launcher._line's RESUME_S) closes only the stop, not a ptrace stop
-   where ptrace is allowed.
+1. class 8, gvisor (strict xfail) and docker (a race: non-strict xfail), a session: a daemon of an earlier command stops
+   the fresh launcher PID 1 starts, in pid1.start's window between preexec and exec. preexec (program_limits.apply)
+   first makes every uid the program's, then sets limits and writes oom_score_adj; from the setresuid on, the child is
+   the program's to signal (kill(2): the sender's uid is the target's real or saved uid), while it still holds the
+   write end of the start report and has not reached execve (whose close-on-exec would end the report). PID 1 reads
+   that report to its end with no bound (`f.read(16)` in pid1.start), holding the box's lock: a daemon spinning
+   kill(pid, SIGSTOP) on the pids after its own and leaving stopped a process whose cmdline is still PID 1's makes PID
+   1 never answer: the command is `crashed`, lost, "the session's container stopped answering (runner did not answer in
+   time)", the session dropped. gvisor: at the first command in every run (5 of 5); docker: the same window, shorter,
+   won in 3 of 7 runs (else every stop landed after exec); userns: never won in 7 runs. The control (the same daemon
+   resuming at once what it stopped before exec) held everywhere: the command's own exit 126, 3 or -9, never lost.
+   The judge's start_program has the same window (as_program makes every uid the program's before exec) but no program
+   process lives there (kill_program's kill(-1) ended even a comet: item 3). Fix idea: pid1.start must not wait
+   unboundedly on a process the program may stop: bound the report's read (a deadline past which the child is
+   SIGKILLed and the start fails as OSError ETIME: LauncherFailed, the command's own 126), or leave no window (the
+   limits set while the child is still the judge's uid, the uid drop the last step before execve, in a small exec
+   helper rather than Python); resuming the child while reading (Launcher._line's RESUME_S) closes the stop only.
 HELD:
 2. a trusted process's /proc files (environ, cmdline, auxv, stat, status, maps and every other readable one) of the
    runner, the warm interpreter's two and a judge never hold the test's expected output, a call test's expected value
@@ -40,9 +39,16 @@ HELD:
 6. a special checker's restart (sandbox/job.py _checked: the checker failed on the program's output, run again on
    the reference answer): a program that prints what the checker fails on and leaves a stopper daemon and a fixed
    /tmp path the checker writes: wrong_answer, never infra_error; the right output with the same leftovers: accepted.
+7. a call_tests program that removes its own job dir (rmtree of its cwd) and ends its process: the judge's restart
+   fails (the cwd is gone), every later call is the program's runtime_error, never infra_error nor a WireError out of
+   the judge; the same program keeping its dir passes its later calls.
 Noticed, not a test: a program can prlimit the pre-exec child in the same window (its RLIMIT_AS, NOFILE or CPU): the
 exec then fails or the child dies, which pid1.start reports as OSError or the launcher's missing `ready` (LauncherFailed:
-the command's own 126), held by the same path as item 4.
+the command's own 126). On docker a daemon may also pin PID 1's fresh fork to its own busy CPU with SCHED_IDLE before
+the fork drops its uids (sched_setaffinity and sched_setscheduler ask only for the same effective uid, which PID 1's
+is): the pre-exec child crawls, every later command was its own 126 (no launcher `ready` within its wall limit), and
+in one run of two a command was lost ("runner did not answer in time"): the same unbounded read as item 1, the same
+fix (gVisor refuses SCHED_IDLE there: not reached).
 """
 from __future__ import annotations
 
@@ -73,16 +79,18 @@ def brief(r: dict) -> tuple:
 # left stopped (`stop`) or resumed at once (`cont`, the control). One stopped after its exec is killed, so that PID 1
 # starts another launcher (two per command: session_box._shell) and the daemon tries again.
 STOPPER = r"""import os, signal, sys, time
+hold = sys.argv[1] == 'stop'
 log = open('/work/stop.log', 'a', buffering=1)
 log.write('ready\n')
 time.sleep(0.5)
+pid1 = open('/proc/1/cmdline', 'rb').read()  # a fork of PID 1 before its exec has PID 1's
 c = os.fork()
 if c == 0:
     os._exit(0)
 os.waitpid(c, 0)
-base, end, kill = c, time.time() + 40, os.kill
+base, end, kill = c, time.time() + 60, os.kill
 while time.time() < end:
-    for p in range(base + 1, base + 4):
+    for p in range(base + 1, base + 12):
         try:
             kill(p, signal.SIGSTOP)
         except OSError:
@@ -91,14 +99,16 @@ while time.time() < end:
             cmd = open('/proc/%d/cmdline' % p, 'rb').read()
         except OSError:
             cmd = b'?'
-        pre = b'session_spawn' not in cmd
-        log.write('stopped %d pre_exec=%s %r\n' % (p, pre, cmd[:100]))
-        if not pre:
-            kill(p, signal.SIGKILL)
-        elif sys.argv[1] == 'cont':
+        if cmd == pid1:
+            log.write('stopped %d before its exec\n' % p)
+            if not hold:
+                kill(p, signal.SIGCONT)
+        elif b'session_spawn' in cmd:
+            log.write('killed %d after its exec\n' % p)
+            kill(p, signal.SIGKILL)  # too late: PID 1 starts another launcher (twice a command: session_box._shell)
+        else:
             kill(p, signal.SIGCONT)
-        base = p
-        break
+        base = max(base, p)
 """
 FIRST = ("setsid python3 /work/stop.py {mode} </dev/null >/dev/null 2>&1 & "
          "while [ ! -s /work/stop.log ]; do sleep 0.02; done; kill -9 $PPID")
@@ -108,20 +118,24 @@ STALLED = ("class 8 (docker, gvisor): the fresh launcher's pre-exec child is the
            "as exec's last step")
 
 
-@pytest.mark.parametrize("mode", ["stop", "cont"])
+@pytest.mark.parametrize("mode", ["stop", "control"])
 def test_a_daemon_cannot_stall_pid1_by_stopping_a_fresh_launcher_before_its_exec(
         session_host: SessionHost, backend: str, mode: str, request: pytest.FixtureRequest) -> None:
     """Safe outcome: every command after the daemon's start is the program's (its exit 3, its launcher's loss -9 or
     time_limit, or not started: 126), never `lost`, and a cell after them answers 2. `cont` is the control: the same
     daemon resumes a pre-exec child it stopped (passes everywhere); its log shows it stopped launchers."""
-    if mode == "stop" and backend in ("docker", "gvisor"):
+    if mode == "stop" and backend == "gvisor":
         request.applymarker(pytest.mark.xfail(strict=True, reason=STALLED))
+    elif mode == "stop" and backend == "docker":  # the same hole; the window is shorter there, the daemon mostly misses it
+        request.applymarker(pytest.mark.xfail(strict=False, reason="a race docker's daemon wins in some runs: " + STALLED))
     box = session_host.take_box("python", SessionLimits(time_limit_s=2), {})
     try:
         wrote = box.write("stop.py", STOPPER.encode())
         first = box.shell(FIRST.format(mode=mode), 2, 4096)
         time.sleep(1.0)  # the daemon's own start is over before the next launcher's (not a timed assertion)
-        later = [box.shell("echo mine; exit 3", 1, 4096) for _ in range(8)]
+        later: list[dict] = []
+        while len(later) < 12 and not any(x.get("lost") for x in later):
+            later.append(box.shell("echo mine; exit 3", 1, 4096))
         cell = box.cell("1 + 1")
         log = box.read("stop.log", 1 << 16) if not cell.get("lost") else {}
     finally:
@@ -133,7 +147,7 @@ def test_a_daemon_cannot_stall_pid1_by_stopping_a_fresh_launcher_before_its_exec
     assert all(x.get("exit_code") in (3, -9, 126) or x.get("status") == "time_limit" for x in later), \
         [brief(x) for x in later]
     assert (cell.get("status"), cell.get("value"), bool(cell.get("lost"))) == ("ok", "2", False), brief(cell)
-    assert b"stopped " in log.get("data", b""), log  # the near miss: the daemon reached the fresh launchers
+    assert b"killed " in log.get("data", b""), log  # the near miss: it reached fresh launchers
 
 
 # ----------------------------------------------------------------- 2. what a trusted process's /proc files hold
@@ -427,3 +441,32 @@ def test_leftovers_of_a_program_never_make_its_checker_the_tasks_fault(any_grade
     assert r["verdict"] == verdict, r
     if verdict == "wrong_answer":  # the restart on the reference answer ran and accepted it
         assert "accepts the reference answer" in r["tests"][0]["detail"], r
+
+
+# ----------------------------------------------------------------- 7. the job dir gone before the judge's restart
+# The first call removes its own job dir (every file in it the program's, and the dir: /work is the program's) and
+# ends its process: the judge's restart then starts the program in a cwd that is gone (os.getcwd() fails: OSError,
+# start_program's WireError since 5a5a704), or the zygote's chdir fails and it falls back to pid1.start.
+GONE = r'''import os, shutil
+
+def f(x):
+    if x == 1:
+        here = os.getcwd()
+        os.chdir('/')
+        shutil.rmtree(here)
+        os._exit(3)
+    return x * 2
+'''
+
+
+def test_a_program_that_removes_its_own_job_dir_fails_its_later_calls_never_infra_error(any_grader: SyncGrader) -> None:
+    """Held: the restart in a removed job dir is the program's failure (runtime_error for the later calls), never
+    infra_error nor a WireError escaping the judge; near miss: the same program without the removal passes its later
+    calls."""
+    calls = [{"args": [1], "expected": 2}, {"args": [2], "expected": 4}, {"args": [3], "expected": 6}]
+    task = {"language": "python", "entry_point": "f", "time_limit_s": 4, "scoring": "fraction", "call_tests": calls}
+    r = any_grader.grade({**task, "completion": GONE})
+    kept = any_grader.grade({**task, "completion": GONE.replace("shutil.rmtree(here)", "pass")})
+    assert r["verdict"] == "runtime_error" and not r.get("retryable"), r
+    assert [t["verdict"] for t in r["tests"]] == ["runtime_error"] * 3, r
+    assert [t["verdict"] for t in kept["tests"]] == ["runtime_error", "accepted", "accepted"], kept
