@@ -30,7 +30,7 @@ log = logging.getLogger("verifier.engine")
 _RESULT_CACHE_SIZE = 65536
 
 
-_READ_INLINE_CHARS = 64 << 10  # a completion up to this is read on the event loop: at most about 10 ms (_read)
+_READ_INLINE_CHARS = 16 << 10  # a completion up to this is read on the event loop: at most about 10 ms (_read)
 
 
 def _math_key(task: MathTask, extraction: vmath.Extraction) -> bytes:
@@ -215,8 +215,8 @@ class Engine:
         return {**result, "id": task.id}
 
     async def _read(self, task: MathTask) -> vmath.Extraction:
-        """The answer a completion states. Reading is linear, but a 1 MiB completion takes about 0.1 s and a
-        call may hold 64 of them, so a long one is read in a thread, off the event loop, as code is planned
+        """The answer a completion states. Reading is linear, but a 1 MiB completion takes up to about 0.5 s
+        (English prose with many grouped numbers) and a call may hold 64 of them, so a long one is read in a thread, off the event loop, as code is planned
         (docs/architecture.md "Process model"); a short one is read here, so that it never queues behind
         long ones (bench/event_loop_probe.py measures both)."""
         args = (task.completion, task.profile, list(task.choices) or None, task.problem)
