@@ -85,3 +85,42 @@ def test_a_sessions_interpreter_is_confined_where_pid1_confines(monkeypatch):
     monkeypatch.setattr(confine, "ON", [True])
     assert program_limits.spec(True, False, None, 1 << 20)["confine"] is True
     assert program_limits.spec(True, True, None, 1 << 20)["confine"] is False  # a judge: never
+
+
+
+def test_a_child_stopped_before_its_exec_fails_its_start_in_time_and_is_reaped(tmp_path):
+    """pid1.start waits for the child's exec at most start_s (red team 17 of the backends: the program's processes
+    stopped a session launcher's child once preexec made it theirs, and PID 1 waited for ever): the start fails with
+    ETIME and the child is killed and reaped. The near miss: the same child resumed before the bound starts."""
+    import errno
+    import os
+    import threading
+    from pathlib import Path
+
+    said = tmp_path / "pid"
+
+    def stop_self() -> None:  # in the child: say who it is, then stop before its exec
+        said.write_text(str(os.getpid()))
+        os.kill(os.getpid(), signal.SIGSTOP)
+
+    with pytest.raises(OSError) as failed:
+        pid1.start(["/bin/true"], (-1, -1, -1), (), "/", {}, stop_self, start_s=0.5)
+    assert failed.value.errno == errno.ETIME
+    assert not Path(f"/proc/{said.read_text()}").exists()  # killed and reaped, not left stopped or a zombie
+    said.unlink()
+
+    def resume() -> None:
+        while not done.is_set():
+            if said.exists() and said.read_text():
+                os.kill(int(said.read_text()), signal.SIGCONT)
+            done.wait(0.05)
+
+    done = threading.Event()
+    helper = threading.Thread(target=resume)
+    helper.start()
+    try:
+        started = pid1.start(["/bin/true"], (-1, -1, -1), (), "/", {}, stop_self, start_s=60)
+    finally:
+        done.set()
+        helper.join()
+    assert started.wait() == 0

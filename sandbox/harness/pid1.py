@@ -23,8 +23,10 @@ import errno
 import json
 import os
 import resource
+import select
 import signal
 import socket
+import time
 from collections.abc import Callable
 
 import confine
@@ -364,15 +366,21 @@ class Started:
         return self.returncode
 
 
+START_S = 30.0  # start()'s default bound on a child's way to its exec (a loaded gVisor start took seconds)
+
+
 def start(argv: list[str], std: tuple[int, int, int], pass_fds: tuple[int, ...], cwd: str, env: dict,
-          preexec: Callable[[], None] | None, new_session: bool = True) -> Started:
+          preexec: Callable[[], None] | None, new_session: bool = True, start_s: float = START_S) -> Started:
     """fork and exec `argv` (in a session of its own unless new_session is False) with `std` as its stdin, stdout and stderr (-1: /dev/null)
     and `pass_fds` kept, after `preexec()` (the program's limits and uids); what subprocess.Popen does, without
     its pipe. Popen reports exec's failure on a pipe it makes before the fork and reads to its end: under gVisor a
     process of the program's effective uid (ours) can open it through /proc/1/fd, then forge the error (a Python
     exception PID 1 raises, SystemExit among them) or hold the pipe open and stall us (red team 16 of the
     backends). Here the report is a channel(), which no process reopens. OSError with the errno that the fork,
-    preexec or exec met; the child is reaped then."""
+    preexec or exec met; the child is reaped then. Once preexec made the child's uids the program's, the
+    program's processes may stop or starve it before its exec (red team 17 of the backends: a session's PID 1
+    waited for ever), so the report is waited for start_s at most: past it the child is killed and the start
+    fails with ETIME (a launcher's LauncherFailed, the command's own 126)."""
     r, w = channel()
     try:
         pid = os.fork()
@@ -393,13 +401,36 @@ def start(argv: list[str], std: tuple[int, int, int], pass_fds: tuple[int, ...],
         finally:
             os._exit(127)
     os.close(w)
-    with os.fdopen(r, "rb") as f:
-        said = f.read(16)  # EOF with nothing: exec closed the report (close-on-exec)
+    try:
+        said = _report(r, time.monotonic() + start_s)  # EOF with nothing: exec closed it (close-on-exec)
+    except TimeoutError:
+        said = str(errno.ETIME).encode()
+        os.kill(pid, signal.SIGKILL)
+    finally:
+        os.close(r)
     if said:
-        os.waitpid(pid, 0)
+        try:
+            os.waitpid(pid, 0)
+        except ChildProcessError:
+            pass
         code = int(said) if said.isdigit() else errno.EIO
-        raise OSError(code, os.strerror(code))
+        raise OSError(code, f"{os.strerror(code)} (the program's start)")
     return Started(pid)
+
+
+def _report(fd: int, deadline: float) -> bytes:
+    """start()'s report, up to 16 bytes or its end; TimeoutError at `deadline` (monotonic)."""
+    said, poller = b"", select.poll()
+    poller.register(fd, select.POLLIN)
+    while len(said) < 16:
+        left = deadline - time.monotonic()
+        if left <= 0 or not poller.poll(left * 1000):
+            raise TimeoutError
+        chunk = os.read(fd, 16 - len(said))
+        if not chunk:
+            break
+        said += chunk
+    return said
 
 
 def _become(std: tuple[int, int, int], pass_fds: tuple[int, ...], report: int, cwd: str,

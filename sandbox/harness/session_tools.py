@@ -973,10 +973,13 @@ class Launcher:
         def child() -> None:
             program_limits.apply(program_limits.spec(pid1.APART, False, None, FSIZE_MAX))
 
+        deadline = time.monotonic() + start_s  # one bound for its exec and its `ready`
         try:
             self.proc = pid1.start([sys.executable, "-I", "-S", SPAWN, str(theirs.fileno())], (-1, -1, -1),
-                                   (theirs.fileno(),), pid1.WORK, dict(job_protocol.BASE_ENV), child)  # no pipe: pid1.start
-        except OSError as e:  # fork, the limits (setuid past RLIMIT_NPROC: EAGAIN) or exec refused
+                                   (theirs.fileno(),), pid1.WORK, dict(job_protocol.BASE_ENV), child,
+                                   start_s=start_s)  # no pipe: pid1.start
+        except OSError as e:  # fork, the limits (setuid past RLIMIT_NPROC: EAGAIN) or exec refused, or its exec
+            # not reached in start_s (ETIME: the session's processes stopped it once it was theirs, red team 17)
             mine.close()
             code = e.errno or errno.EAGAIN
             raise LauncherFailed(code, f"the session's shell launcher could not start: {os.strerror(code)}") from e
@@ -987,7 +990,7 @@ class Launcher:
             theirs.close()
         self.sock, self.buf, self.gone = mine, b"", False
         try:  # its start done before the caller's clocks run: counted in a session's idle CPU with the interpreter's
-            ready = self._line(time.monotonic() + start_s)  # start, it passed a 2 s budget on a loaded gVisor
+            ready = self._line(deadline)  # start, it passed a 2 s budget on a loaded gVisor
         except OSError:
             ready = None
         self.sock.setblocking(False)
