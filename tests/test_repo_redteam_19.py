@@ -133,6 +133,7 @@ _IMPL = ('"""The implementation util.py lists for its doctests."""\nfrom pkg.mod
          '    """The sum of xs.\n\n    >>> total([1, 2])\n    3\n    """\n    s = 0\n    for x in xs:\n'
          "        s = add(s, x)\n    return s\n")
 _CLASS_ID = "tests/test_mod.py::TestAdd::test_add"
+_FIX_REEXPORT = "from pkg.suite._fix import small_sum  # noqa: F401\n"
 _FN = "from pkg.mod import add\n\n\ndef test_add():\n    assert add(1, 2) == 3\n"
 _DOCTEST_CMD = f"{_PYTEST} --doctest-modules pkg"
 
@@ -292,6 +293,12 @@ _HELD = {  # name: (files beside _BASE, listed id, the forging edit beside _WRON
          "tests/test_mod.py": "from pkg import AddChecks\n\n\nclass TestAdd(AddChecks):\n    pass\n"}, _CLASS_ID,
         _diff("pkg/__init__.py", _REEXPORT, _REEXPORT.replace("AddChecks", "AddChecks as _Checks")
               + "\n\nclass AddChecks(_Checks):\n    def test_add(self):\n        pass\n"), "pkg/__init__.py"),
+    "re-exported-fixture-rebound": (
+        {"pkg/suite/__init__.py": _FIX_REEXPORT, "pkg/suite/_fix.py": "import pytest\n\n\n@pytest.fixture\n"
+         "def small_sum():\n    return 3\n", "conftest.py": "from pkg.suite import small_sum  # noqa: F401\n",
+         "tests/test_mod.py": _USES_SMALL_SUM}, _ID,
+        _diff("pkg/suite/__init__.py", _FIX_REEXPORT, "import pytest\n\n" + _FIX_REEXPORT
+              + "\n\n@pytest.fixture\ndef small_sum():  # noqa: F811\n    return 2\n"), "pkg/suite/__init__.py"),
     "getfixturevalue-of-a-root-conftest-s-fixture": (
         {"pkg/conformance.py": _SUITE, "conftest.py": "from pkg.conformance import small_sum  # noqa: F401\n",
          "tests/test_mod.py": "from pkg.mod import add\n\n\ndef test_add(request):\n"
@@ -536,7 +543,7 @@ def test_an_entry_point_s_fixture_the_root_conftest_also_imports_is_recorded(tmp
     """Near miss (who registered it, not which module defines it): the entry point's fixture that the root conftest
     imports too is registered by the conftest as well, the dataset's choice: recorded, its forgery refused."""
     tree = _env(tmp_path / "env", {**_ENTRY_POINT, "conftest.py": "from pkg.plugin import adder  # noqa: F401\n"})
-    assert _record(tree, _CMD) == ("pkg/plugin.py", "tests/test_plugin.py")
+    assert _record(tree, _CMD) == ("conftest.py", "pkg/plugin.py", "tests/test_plugin.py")  # the conftest holds it
     forged = _WRONG_ADD + _PLUGIN_FIX
     assert "pkg/plugin.py holds a test's code" in _host_grade(tree, forged, _CMD, ("tests/test_plugin.py::test_adder",))
 
@@ -585,13 +592,14 @@ def test_env_build_in_the_image_records_the_closed_classes_files(built_docker_en
     """In the image (its pytest): environment.json's test_sources names the files classes 2, 3 and 6 forge (the
     wrapper's, the base class's, the custom item's: closed by sources_plugin's code_files and class_files), the
     re-export's defining file and the test modules; and those of classes 1 and 4 (the root conftest's imported
-    fixtures' module, the re-exporting `__init__.py`: fixture_files and holding_files under Debian's pytest 7.2)."""
+    fixtures' module, the re-exporting `__init__.py`, the conftest holding the fixtures: fixture_files and holding_files
+    under Debian's pytest 7.2)."""
     import json
 
     from sandbox.environments import ENV_FILE, SOURCES_KEY
 
     sources = json.loads((built_docker_env / "rt19" / ENV_FILE).read_text())[SOURCES_KEY]
-    assert sources == ["pkg/casefile.py", "pkg/conformance.py", "pkg/deco.py", "pkg/suite/__init__.py",
+    assert sources == ["conftest.py", "pkg/casefile.py", "pkg/conformance.py", "pkg/deco.py", "pkg/suite/__init__.py",
                        "pkg/suite/_conformance.py", "pkg/testcase.py", "tests/test_deco.py", "tests/test_mod.py",
                        "tests/test_reexport.py", "tests/test_setup.py"], sources
 

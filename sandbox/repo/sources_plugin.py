@@ -7,11 +7,11 @@ A test's id names the module it is collected from, but its code may be defined e
 by every rule of the allowlist by kind. The files holding the function that runs as the test (every function on its
 `__wrapped__` chain), its class's and its item's class's MRO, every fixture a module of the dataset registered (a test
 module or class, a conftest, a module their `pytest_plugins` name: not the project's entry-point plugin), and the
-modules whose namespace holds an imported test or class (a re-exporting `__init__.py`) are what the run used; the
+modules whose namespace holds an imported test, class or fixture (a re-exporting `__init__.py`) are what the run used; the
 environment stores them and admission refuses a patch that touches one (sandbox/repo_job.py `environment_sources`).
 Derived from the collection itself, not from spellings of imports. Not recorded: expected values a test takes from a
-source module's data (`parametrize('case', CASES)`), helpers the test calls, a fixture's own decorators' wrappers, the
-modules an imported fixture passes through (red team 19 classes 8, 9: tests/test_repo_redteam_19.py).
+source module's data (`parametrize('case', CASES)`), helpers the test calls, a fixture's own decorators' wrappers
+(red team 19 classes 8, 9: tests/test_repo_redteam_19.py).
 
 Loaded by name (`-p verifier_test_sources`, the file mounted under that name), with `--collect-only`: no test runs.
 Stdlib only, and plain enough for any Python the environment's pytest runs on. Writes one JSON line per pytest
@@ -152,16 +152,31 @@ def project_modules(session):
     return {k for k in project if k not in dataset}
 
 
-def fixture_files(session):
-    """The files of every fixture the dataset registered (the comment above), with its `__wrapped__` chain; where
-    pytest could not be watched, of every fixture pytest holds."""
+def dataset_fixtures(session):
+    """Every FixtureDef the dataset registered (the comment above); where pytest could not be watched, every one
+    pytest holds."""
     if WATCHING:
         project = project_modules(session)
-        defs = [d for d, holder in _MADE if not (isinstance(holder, ModuleType) and id(holder) in project)]
-    else:
-        registry = getattr(getattr(session, "_fixturemanager", None), "_arg2fixturedefs", {})
-        defs = [d for ds in registry.values() for d in ds]
+        return [d for d, holder in _MADE if not (isinstance(holder, ModuleType) and id(holder) in project)]
+    registry = getattr(getattr(session, "_fixturemanager", None), "_arg2fixturedefs", {})
+    return [d for ds in registry.values() for d in ds]
+
+
+def fixture_files(defs):
+    """The files of the fixtures `defs`' functions, with their `__wrapped__` chains."""
     return [n for d in defs for n in code_files(getattr(d, "func", None))]
+
+
+def _fixture_function(value):
+    """The function a `@pytest.fixture` object wraps (pytest 7: `__pytest_wrapped__.obj`; 8.4 on: a
+    FixtureFunctionDefinition's `_fixture_function`), None for any other value (read on plain functions and pytest's
+    own type only: no module's `__getattr__` runs)."""
+    kind = type(value).__name__
+    if kind == "FixtureFunctionDefinition":
+        return getattr(value, "_fixture_function", None)
+    if kind == "function":
+        return getattr(getattr(value, "__pytest_wrapped__", None), "obj", None)
+    return None
 
 
 # ------------------------------------------------------------------ the modules a test is imported through
@@ -196,12 +211,13 @@ def imported_objects(item):
     return found
 
 
-def holding_files(objects):
-    """The files of every loaded module whose namespace holds one of `objects` at the collection's end: the modules a
-    test is imported through (`pkg/suite/__init__.py` re-exporting `pkg/suite/_conformance.py`'s class), which could
-    rebind the name to a class of their own (red team 19 class 4)."""
+def holding_files(objects, fixtures):
+    """The files of every loaded tree module whose namespace holds one of `objects` (by id), or a fixture object
+    wrapping one of the functions `fixtures` (by id), at the collection's end: the modules a test or a fixture is
+    imported through (`pkg/suite/__init__.py` re-exporting `pkg/suite/_conformance.py`'s class), which could rebind
+    the name to one of their own (red team 19 class 4)."""
     files = []
-    if not objects:
+    if not objects and not fixtures:
         return files
     for module in list(sys.modules.values()):
         name = getattr(module, "__file__", None)
@@ -211,7 +227,7 @@ def holding_files(objects):
             values = list(vars(module).values())
         except TypeError:
             continue
-        if any(id(v) in objects and objects[id(v)] is v for v in values):
+        if any((id(v) in objects and objects[id(v)] is v) or id(_fixture_function(v)) in fixtures for v in values):
             files.append(name)
     return files
 
@@ -244,9 +260,12 @@ def pytest_collection_finish(session):
         except Exception:  # an attribute that raises: the item records nothing, the collection goes on
             pass
     try:
-        names += fixture_files(session)
+        defs = dataset_fixtures(session)
     except Exception:  # every fixture pytest made, then: refusing more, never less
-        names += [n for d, _ in _MADE for n in code_files(getattr(d, "func", None))]
-    names += holding_files(objects)
+        defs = [d for d, _ in _MADE]
+    names += fixture_files(defs)
+    funcs = (getattr(d, "func", None) for d in defs)
+    fixtures = {id(getattr(f, "__func__", f)) for f in funcs if f is not None}
+    names += holding_files(objects, fixtures)
     files = {os.path.realpath(n) for n in names if n}
     _write({"files": sorted(files), "items": len(session.items)})
