@@ -37,8 +37,8 @@ from .repo.apply import (Overrides, View, apply_patch, config_texts, own_bytes, 
 from .repo.decoys import Decoy, Reader, go_decoy, go_pair, pytest_decoy, pytest_pair
 from .repo.golang import Targets, defining_dirs, environment_test_files, go_lookup, import_path, package_dir, resolve_packages
 from .repo.grading import MISSING, Resolution, lookup, resolve
-from .repo.patch import (Patch, PatchError, check_admitted, check_config_sections, check_doctests, command_files,
-                         listed_test_files, read_patch)
+from .repo.patch import (Patch, PatchError, check_admitted, check_config_sections, check_doctests, check_listed_doctests,
+                         command_files, listed_test_files, read_patch)
 from .repo.results import STATUSES, ReportError, junit_key, parse_go_events, parse_pytest, parse_pytest_log, worst
 
 WORK = "/work"  # the runner's job directories (sandbox/harness/pid1.py WORK)
@@ -244,6 +244,11 @@ def make_repo_plan(task: RepoTask, config: SandboxConfig) -> RepoPlan | dict:
             apply_patch(tree, tests, overrides, "the task's test_patch")
         except PatchError as e:
             return _test_patch_failed(tree, tests, patch.text, str(e))
+    try:  # the listed module doctests, on the dataset's text (the environment's and its test patch's: listed files are
+        # protected from the model's patch), red team 19 class 7
+        check_listed_doctests((*task.fail_to_pass, *task.pass_to_pass), lambda path: read_current(tree, path, overrides))
+    except PatchError as e:
+        return _task_fault(patch.text, str(e))
     packages: Targets = {}
     if lang.name == "go":  # before the decoys: from the environment's tree and the test patch only
         packages = _go_packages(task, tree, tests, overrides)

@@ -108,7 +108,7 @@ def _host_grade(tree: Path, completion: str, cmd: str, f2p: tuple[str, ...], p2p
     listed ids' files, check_config_sections, check_doctests under --doctest-modules), the patch applied, the product's
     decoys planted (`_plant_decoys`), the patched tree written to a copy and `cmd` run there by this interpreter's
     pytest with the product's PYTEST_ADDOPTS (its JUnit XML), read by `parse_pytest` and resolved as `_verdict` does.
-    "refused: ..." / "accepted" / "tampered ..." / "not resolved: ..."."""
+    "refused: ..." / "task fault: ..." / "accepted" / "tampered ..." / "not resolved: ..."."""
     from sandbox.contract import parse_task
     from sandbox.languages import LANGUAGES
     from sandbox.repo.apply import apply_patch
@@ -117,6 +117,13 @@ def _host_grade(tree: Path, completion: str, cmd: str, f2p: tuple[str, ...], p2p
     from sandbox.repo.results import junit_key, parse_pytest
     from sandbox.repo_job import _plant_decoys
 
+    from sandbox.repo.apply import read_current
+    from sandbox.repo.patch import PatchError, check_listed_doctests
+
+    try:  # as make_repo_plan: a listed module doctest not its def's literal docstring is graded by no patch
+        check_listed_doctests((*f2p, *p2p), lambda p: read_current(str(tree), p, {}))
+    except PatchError as e:
+        return "task fault: " + str(e)
     refused = _refusal_applied(tree, completion, cmd, _record(tree, cmd), (*f2p, *p2p))
     if refused:
         return "refused: " + refused
@@ -273,8 +280,9 @@ def test_make_repo_plan_refuses_a_patch_to_a_recorded_test_file(name: str, tmp_p
     tree = _suite_tree(tmp_path / "env", name)
     test_id, cmd = _SOURCE_BODY[name][1], f"{_PYTEST} tests"
     sources = _record(tree, cmd)
-    # the test class's own module too where a class runs it (sources_plugin.class_files: its MRO's files)
-    assert sources == (("pkg/conformance.py", "tests/test_mod.py") if name == "inherited-method" else ("pkg/conformance.py",))
+    # the test module too: its class's MRO (sources_plugin.class_files), or its namespace holding the imported test
+    # function (holding_files, red team 19 class 4)
+    assert sources == ("pkg/conformance.py", "tests/test_mod.py")
     plan = _real_plan(tree, _WRONG_ADD + _SUITE_FORGED, cmd, test_id, sources)
     assert isinstance(plan, dict) and plan["verdict"] == "wrong_answer", plan
     assert "pkg/conformance.py holds a test's code" in plan["detail"]
@@ -283,12 +291,15 @@ def test_make_repo_plan_refuses_a_patch_to_a_recorded_test_file(name: str, tmp_p
 
 
 def test_a_plugin_s_fixture_is_the_project_s_code(tmp_path: Path) -> None:
-    """Rewrite: a project that is a pytest plugin (its fixture reaches the tests as a plugin's: `pytest_plugins`, or
-    an entry point) may fix its fixture: the record names the test module alone, and the fix is admitted and graded
-    accepted (pytest-mock's `mocker` in its src/pytest_mock/plugin.py is such a fixture)."""
+    """Rewrite: a project that is a pytest plugin (its fixture reaches the tests by its own `pytest11` entry point)
+    may fix its fixture: the record names the test module alone, and the fix is admitted and graded accepted
+    (pytest-mock's `mocker` in its src/pytest_mock/plugin.py is such a fixture). A module the tests name by
+    `pytest_plugins` is the dataset's choice and recorded since red team 19 class 1 (tests/test_repo_redteam_19.py
+    C1)."""
     plugin = "import pytest\n\n\n@pytest.fixture\ndef adder():\n    return lambda a, b: a - b\n"
     tree = _files(tmp_path / "env", {"pkg/__init__.py": "\n", "pkg/plugin.py": plugin, "tests/__init__.py": "\n",
-                                     "conftest.py": "pytest_plugins = ['pkg.plugin']\n",
+                                     "pkg-0.1.dist-info/METADATA": "Metadata-Version: 2.1\nName: pkg\nVersion: 0.1\n",
+                                     "pkg-0.1.dist-info/entry_points.txt": "[pytest11]\nadder = pkg.plugin\n",
                                      "tests/test_plugin.py": "def test_adder(adder):\n    assert adder(1, 2) == 3\n"})
     cmd, test_id = f"{_PYTEST} tests", "tests/test_plugin.py::test_adder"
     assert _record(tree, cmd) == ("tests/test_plugin.py",)
@@ -346,14 +357,18 @@ def _util_tree(root: Path, extra: dict[str, str] | None = None, util: str = _UTI
 @pytest.mark.parametrize("util", [_UTIL, _UTIL_MADE], ids=["docstring", "made-at-import"])
 def test_the_listed_doctest_grades_its_gold_and_wrong_patch(util: str, tmp_path: Path) -> None:
     """Condition of B: under --doctest-modules the listed module doctest is gradable (gold accepted, the wrong add
-    alone not), and each forgery keeps every (source, want) pair `doctest_examples` reads."""
+    alone not), and each forgery keeps every (source, want) pair `doctest_examples` reads. A docstring made at import
+    is no longer graded (red team 19 class 7: `check_listed_doctests`, the task's fault)."""
     from sandbox.repo.patch import doctest_examples
 
     tree = _util_tree(tmp_path / "env", util=util)
-    assert _host_grade(tree, _GOLD, _DOCTEST_CMD, (_DOCTEST_ID,)) == "accepted"
-    assert "FAIL_TO_PASS failing" in _host_grade(tree, _WRONG_ADD, _DOCTEST_CMD, (_DOCTEST_ID,))
     for env, text in _FORGERIES.values():
         assert not doctest_examples(env) - doctest_examples(text)
+    if util is _UTIL_MADE:  # since red team 19 class 7: a docstring made by code is graded by no patch (task fault)
+        assert _host_grade(tree, _GOLD, _DOCTEST_CMD, (_DOCTEST_ID,)).startswith("task fault: ")
+        return
+    assert _host_grade(tree, _GOLD, _DOCTEST_CMD, (_DOCTEST_ID,)) == "accepted"
+    assert "FAIL_TO_PASS failing" in _host_grade(tree, _WRONG_ADD, _DOCTEST_CMD, (_DOCTEST_ID,))
     assert _real_plan(tree, _GOLD, _DOCTEST_CMD, _DOCTEST_ID) == ()  # make_repo_plan: a module doctest gets no decoy
 
 
@@ -366,6 +381,9 @@ def test_a_reordered_doctest_is_not_paid(name: str, tmp_path: Path) -> None:
     tree = _util_tree(tmp_path / "env", util=env)
     forged = _WRONG_ADD + _diff("pkg/util.py", env, text)
     grade = _host_grade(tree, forged, _DOCTEST_CMD, (_DOCTEST_ID,))
+    if env is _UTIL_MADE:  # since red team 19 class 7: the task itself is refused (a docstring stored by code)
+        assert grade.startswith("task fault: the listed module doctest"), grade
+        return
     assert grade.startswith("refused: the patch touches a protected path: pkg/util.py is one of the task's test "
                             "files"), grade
 

@@ -7,13 +7,17 @@ admission, decoys and run of rt18's `_host_grade` (the patched tree run by the h
 fixtures get baseid "", `name2fixturedefs` is the argument closure, xunit setup is a fixture of pytest's own code) are
 the same in both; the Docker tests at the end build one environment holding classes 1-4 and 6 by a real `verifier env
 build` (the collection in the image: pytest 7.2.1, Python 3.11.2) and grade class 1's forgery on Docker: the record is
-as on the host and the forgery is `accepted`, score 1.0.
+as on the host and the forgery was `accepted`, score 1.0 (refused since class 1 closed).
+STATUS (h33h): classes 1-7 CLOSED, C1 DECIDED (each entry below); open: 8 (a session without the plugin) and 9 (the
+record made before the test patch), 2 strict xfails.
 
 FINDINGS (14 strict xfails host-side, 1 on Docker, in 9 paying classes and 1 cost; each paid a WRONG patch 1.0
 host-side: `add` made `a * b`, and the code the record does not see made to expect the wrong value or not to assert; the
 gold accepted and the wrong add alone not, in the same layout, asserted; no decoy detects any: each either gets none or
 makes the forged test consistent, which a decoy copy fails as its original would):
-1. Fixtures pytest scopes to the session (baseid "") are skipped as "a plugin's" (RED-TEAM 1: a rule by spelling): a
+1. CLOSED (sources_plugin.fixture_files: a fixture recorded by who registered it, watched at parsefactories; the
+   root conftest's import and the pytest_plugins module both refused, an entry-point plugin's fixture admitted:
+   test_an_entry_point_plugin_s_fixture_fix_is_admitted). Fixtures pytest scopes to the session (baseid "") are skipped as "a plugin's" (RED-TEAM 1: a rule by spelling): a
    fixture the ROOT conftest.py imports from a source module (`from pkg.conformance import small_sum`; the root
    conftest's baseid is "" in pytest 7-9, so the docs' "a conftest's is the conftest's" does not hold at the root, where
    most projects' conftest is), and a `pytest_plugins` module's (documented as not recorded, but the conftest naming it
@@ -32,13 +36,15 @@ makes the forged test consistent, which a decoy copy fails as its original would
    fixture method of the same base class is recorded. Fix: record the files of the test class's MRO (every class between
    the item's class and `object`/`unittest.TestCase` defined in the tree): inherited setup, teardown, `run`, and class
    attributes (data, as rt18's CASES) at once.
-4. A re-export the test module imports through (`from pkg.suite import AddChecks`, pkg/suite/__init__.py re-exporting
+4. CLOSED (sources_plugin.holding_files: every loaded tree module whose namespace holds a test function or class not
+   defined in its id's file). A re-export the test module imports through (`from pkg.suite import AddChecks`, pkg/suite/__init__.py re-exporting
    pkg/suite/_conformance.py's class, pandas' `_testing/__init__.py` shape): the record names the defining file, the
    patch rebinds the name in the `__init__.py` to a class of its own whose `test_add` passes (1). Held: the defining
    file is refused; a path through a directory link is refused by the applier (the record keeps realpaths). Fix: for a
    test or class not defined in its id's file, record also every tree module on the dotted path it is imported from
    whose namespace holds it at collection (`pkg/suite/__init__.py`, `pkg/__init__.py`).
-5. A fixture the test asks for by name at run time (`request.getfixturevalue('small_sum')`, pandas' indirect fixture
+5. CLOSED (sources_plugin.fixture_files: every fixture a dataset module registered, used or not). A fixture the
+   test asks for by name at run time (`request.getfixturevalue('small_sum')`, pandas' indirect fixture
    names): not in `name2fixturedefs` (the argument closure), so the imported fixture's file is not recorded (1). Held:
    the same fixture as an argument (rt18). Fix: record every fixture the test module and its classes make visible (their
    own parsed fixturedefs), not only the closure.
@@ -46,7 +52,10 @@ makes the forged test consistent, which a decoy copy fails as its original would
    source module, mypy's data-driven tests' shape): the item has no `obj`, so the record is empty; `runtest` made `pass`
    passes every case (1). Fix: record the files of `type(item)`'s MRO and its collector's (the code pytest calls for an
    item that is not a Function).
-7. A listed module doctest whose docstring text lives in another module (pandas' `shared_docs`: util.py sets
+7. CLOSED (patch.check_listed_doctests, an allowlist: a listed module doctest is graded only where its docstring is
+   the literal docstring of its own undecorated def/class in its file, read with ast, and the module stores no
+   `__doc__`; else the task is refused, verdict error: test_a_literal_method_doctest_is_graded for the rewrite). A
+   listed module doctest whose docstring text lives in another module (pandas' `shared_docs`: util.py sets
    `total.__doc__ = TOTAL` imported from pkg/_docs.py): util.py is protected whole (rt18 B), _docs.py is source, and a
    line of CODE appended there (`TOTAL = TOTAL.replace(...)`) keeps every example of its string constants, which is all
    `check_doctests` reads; and doctest's `__test__` route (util.py's `__test__ = {"total": total}` of pkg/_impl.py's
@@ -68,7 +77,10 @@ makes the forged test consistent, which a decoy copy fails as its original would
    the patch's; its checks rewritten are admitted and the listed test passes the wrong add (1; the run is the host's
    pytest on the patched tree plus the test patch's file, its -rA line read, not `_host_grade`, which has no test
    patch). Fix: record at the gold run (swebench rows have one), with the test patch, per task.
-C1 (cost). A right patch refused: a fix to a fixture the project ships (pkg/plugin.py's `adder`) that its tests import
+C1 (cost) DECIDED with class 1's rule: who names the module decides, not the spelling. A fixture a test module
+   imports or a conftest's/test module's `pytest_plugins` names is the dataset's choice: both are refused alike
+   (test_a_shipped_fixture_named_by_the_tests_is_recorded); the project's own `pytest11` entry point is the project's
+   registration: its fix is admitted and graded (test_an_entry_point_plugin_s_fixture_fix_is_admitted). As found: A right patch refused: a fix to a fixture the project ships (pkg/plugin.py's `adder`) that its tests import
    by name, while the same fixture reached through `pytest_plugins` is admitted (rt18's rewrite): the line between the
    two is a spelling, so class 1's fix and this cost meet; decide by who names the module (1).
 Not attacked (time): parametrize data from source modules and `pytest_generate_tests` imported into a test module (the
@@ -121,6 +133,8 @@ _IMPL = ('"""The implementation util.py lists for its doctests."""\nfrom pkg.mod
          '    """The sum of xs.\n\n    >>> total([1, 2])\n    3\n    """\n    s = 0\n    for x in xs:\n'
          "        s = add(s, x)\n    return s\n")
 _CLASS_ID = "tests/test_mod.py::TestAdd::test_add"
+_FIX_REEXPORT = "from pkg.suite._fix import small_sum  # noqa: F401\n"
+_FN = "from pkg.mod import add\n\n\ndef test_add():\n    assert add(1, 2) == 3\n"
 _DOCTEST_CMD = f"{_PYTEST} --doctest-modules pkg"
 
 _PAYING = {  # name: (files beside _BASE, test command, listed id, the forging edit beside _WRONG_ADD, what env build records)
@@ -183,9 +197,32 @@ def test_the_paying_layout_grades_its_gold_and_wrong_patch(name: str, tmp_path: 
     files, cmd, test_id, _, recorded = _PAYING[name]
     tree = _env(tmp_path / "env", files)
     if cmd != _DOCTEST_CMD:  # env build records for module doctests nothing (check_doctests' and listed_test_files')
-        assert set(recorded) <= set(_record(tree, cmd))  # at least; classes 2, 3, 6 closed: their forged file too
+        assert set(recorded) <= set(_record(tree, cmd))  # at least; classes 1-6 closed: their forged file too
+    if name.startswith("7-"):  # closed by refusing the task (check_listed_doctests): the run it was graded by, direct
+        gold, wrong = _patched_run(tree, _GOLD, cmd), _patched_run(tree, _WRONG_ADD, cmd)
+        assert f"PASSED {test_id}" in gold and f"FAILED {test_id}" in wrong, (gold, wrong)
+        assert _host_grade(tree, _GOLD, cmd, (test_id,)).startswith("task fault: the listed module doctest")
+        return
     assert _host_grade(tree, _GOLD, cmd, (test_id,)) == "accepted"
     assert "FAIL_TO_PASS failing" in _host_grade(tree, _WRONG_ADD, cmd, (test_id,))
+
+
+def _patched_run(tree: Path, completion: str, cmd: str) -> str:
+    """The host's pytest's -rA lines on a copy of `tree` with `completion` applied (no admission, no decoy)."""
+    import shutil
+
+    from sandbox.repo.apply import apply_patch
+    from sandbox.repo.patch import read_patch
+    from tests.test_repo_redteam_18 import _pytest_run
+
+    overrides: dict[str, bytes | None] = {}
+    apply_patch(str(tree), read_patch(completion), overrides)
+    work = tree.parent / f"{tree.name}-direct"
+    shutil.rmtree(work, ignore_errors=True)
+    shutil.copytree(tree, work)
+    for path, data in overrides.items():
+        (work / path).write_bytes(data or b"")
+    return _pytest_run(work, cmd).stdout
 
 
 _REASONS = {
@@ -205,7 +242,8 @@ _REASONS = {
 }
 
 
-_CLOSED = ("2", "3", "6")  # closed by sources_plugin's wrapper chain and MRO files (code_files, class_files)
+_CLOSED = ("1", "2", "3", "4", "5", "6", "7")  # sources_plugin (code_files, class_files, fixture_files, holding_files);
+# 7: check_listed_doctests
 
 
 @pytest.mark.parametrize("name", [pytest.param(n, marks=() if n[0] in _CLOSED else
@@ -242,6 +280,29 @@ _HELD = {  # name: (files beside _BASE, listed id, the forging edit beside _WRON
         {"pkg/suite/__init__.py": _REEXPORT, "pkg/suite/_conformance.py": _CONFORMANCE,
          "tests/test_mod.py": "from pkg.suite import AddChecks\n\n\nclass TestAdd(AddChecks):\n    pass\n"}, _CLASS_ID,
         _diff("pkg/suite/_conformance.py", _CONFORMANCE, _CONFORMANCE.replace("== 3", "== 2")), "pkg/suite/_conformance.py"),
+    # classes 1, 4, 5 closed: their near neighbours (a function re-exported, a package's own __init__ re-exporting,
+    # a root conftest's fixture asked for at run time)
+    "re-exported-test-function-rebound": (
+        {"pkg/suite/__init__.py": "from pkg.suite._fn import test_add  # noqa: F401\n", "pkg/suite/_fn.py": _FN,
+         "tests/test_mod.py": "from pkg.suite import test_add  # noqa: F401\n"}, _ID,
+        _diff("pkg/suite/__init__.py", "from pkg.suite._fn import test_add  # noqa: F401\n",
+              "from pkg.suite._fn import test_add  # noqa: F401\n\n\ndef test_add():  # noqa: F811\n    pass\n"),
+        "pkg/suite/__init__.py"),
+    "package-init-re-export-rebound": (
+        {"pkg/__init__.py": _REEXPORT, "pkg/suite/__init__.py": "\n", "pkg/suite/_conformance.py": _CONFORMANCE,
+         "tests/test_mod.py": "from pkg import AddChecks\n\n\nclass TestAdd(AddChecks):\n    pass\n"}, _CLASS_ID,
+        _diff("pkg/__init__.py", _REEXPORT, _REEXPORT.replace("AddChecks", "AddChecks as _Checks")
+              + "\n\nclass AddChecks(_Checks):\n    def test_add(self):\n        pass\n"), "pkg/__init__.py"),
+    "re-exported-fixture-rebound": (
+        {"pkg/suite/__init__.py": _FIX_REEXPORT, "pkg/suite/_fix.py": "import pytest\n\n\n@pytest.fixture\n"
+         "def small_sum():\n    return 3\n", "conftest.py": "from pkg.suite import small_sum  # noqa: F401\n",
+         "tests/test_mod.py": _USES_SMALL_SUM}, _ID,
+        _diff("pkg/suite/__init__.py", _FIX_REEXPORT, "import pytest\n\n" + _FIX_REEXPORT
+              + "\n\n@pytest.fixture\ndef small_sum():  # noqa: F811\n    return 2\n"), "pkg/suite/__init__.py"),
+    "getfixturevalue-of-a-root-conftest-s-fixture": (
+        {"pkg/conformance.py": _SUITE, "conftest.py": "from pkg.conformance import small_sum  # noqa: F401\n",
+         "tests/test_mod.py": "from pkg.mod import add\n\n\ndef test_add(request):\n"
+         "    assert add(1, 2) == request.getfixturevalue('small_sum')\n"}, _ID, _SUITE_FORGED, "pkg/conformance.py"),
 }
 
 
@@ -260,9 +321,57 @@ def test_a_recorded_shape_s_forgery_is_refused(name: str, tmp_path: Path) -> Non
 def test_a_shared_docstring_s_example_edited_in_place_is_refused(tmp_path: Path) -> None:
     """Held (class 7's neighbour): the example in pkg/_docs.py's string constant changed in place is refused by
     check_doctests (every string constant of an edited module is read under --doctest-modules)."""
+    from tests.test_repo_redteam_17 import _refusal_applied
+
     tree = _env(tmp_path / "env", {"pkg/_docs.py": _DOCS, "pkg/util.py": _UTIL})
     forged = _WRONG_ADD + _diff("pkg/_docs.py", _DOCS, _DOCS.replace("    3\n", "    0\n"))
-    assert "doctest example of pkg/_docs.py" in _host_grade(tree, forged, _DOCTEST_CMD, ("pkg/util.py::pkg.util.total",))
+    assert "doctest example of pkg/_docs.py" in _refusal_applied(tree, forged, _DOCTEST_CMD)  # unlisted: admission alone
+    # listed, the task is refused before any patch is read (class 7 closed)
+    assert _host_grade(tree, forged, _DOCTEST_CMD, ("pkg/util.py::pkg.util.total",)).startswith("task fault: ")
+
+
+_METHOD = ('"""Totals."""\nfrom pkg.mod import add\n\n\nclass Totals:\n    """Sums."""\n\n    def total(self, xs):\n'
+           '        """The sum of xs.\n\n        >>> Totals().total([1, 2])\n        3\n        """\n        s = 0\n'
+           "        for x in xs:\n            s = add(s, x)\n        return s\n")
+_LITERAL = {  # name: (pkg/util.py, the listed id): docstrings that are their def's literal: graded
+    "method": (_METHOD, "pkg/util.py::pkg.util.Totals.total"),
+    "class": (_METHOD.replace('"""Sums."""', '"""Sums.\n\n    >>> Totals().total([2, 2])\n    4\n    """'),
+              "pkg/util.py::pkg.util.Totals"),
+    "module": ('"""Totals.\n\n>>> from pkg.mod import add\n>>> add(1, 2)\n3\n"""\n', "pkg/util.py::pkg.util"),
+}
+
+
+@pytest.mark.parametrize("name", list(_LITERAL))
+def test_a_literal_docstring_s_doctest_is_graded(name: str, tmp_path: Path) -> None:
+    """Rewrite (class 7's allowlist): a listed doctest of a method's, a class's or the module's own literal docstring
+    is graded: the gold accepted, the wrong add alone not; make_repo_plan plans the gold (no task fault)."""
+    util, test_id = _LITERAL[name]
+    tree = _env(tmp_path / "env", {"pkg/util.py": util})
+    assert _host_grade(tree, _GOLD, _DOCTEST_CMD, (test_id,)) == "accepted"
+    assert "FAIL_TO_PASS failing" in _host_grade(tree, _WRONG_ADD, _DOCTEST_CMD, (test_id,))
+    assert _real_plan(tree, _GOLD, _DOCTEST_CMD, test_id, ()) == ()
+
+
+_NOT_LITERAL = {  # name: (pkg/util.py, the listed id): near misses of the allowlist, each refused as the task's fault
+    "decorated": (_METHOD.replace("    def total", "    @staticmethod\n    def total").replace("(self, xs)", "(xs)"),
+                  "pkg/util.py::pkg.util.Totals.total"),
+    "rebound": (_METHOD + "\n\nTotals = type('Totals', (Totals,), {})\n", "pkg/util.py::pkg.util.Totals.total"),
+    "docstring-set-by-setattr": (_METHOD + "\n\nsetattr(Totals.total, '__doc__', Totals.total.__doc__)\n",
+                                 "pkg/util.py::pkg.util.Totals.total"),
+    "__test__": ('"""Totals."""\nfrom pkg._impl import total\n\n__test__ = {"total": total}\n',
+                 "pkg/util.py::pkg.util.__test__.total"),
+}
+
+
+@pytest.mark.parametrize("name", list(_NOT_LITERAL))
+def test_a_doctest_not_its_def_s_literal_is_the_task_s_fault(name: str, tmp_path: Path) -> None:
+    """Near miss (class 7's allowlist): a decorated def, a name bound twice, a docstring stored by code, doctest's
+    `__test__` table: make_repo_plan refuses the task (verdict error, not retryable) whatever the patch, the gold too."""
+    util, test_id = _NOT_LITERAL[name]
+    tree = _env(tmp_path / "env", {"pkg/util.py": util, "pkg/_impl.py": _IMPL})
+    plan = _real_plan(tree, _GOLD, _DOCTEST_CMD, test_id, ())
+    assert isinstance(plan, dict) and plan["verdict"] == "error" and not plan["retryable"], plan
+    assert f"the listed module doctest {test_id} is not graded" in plan["detail"], plan
 
 
 def test_a_path_through_a_directory_link_is_refused(tmp_path: Path) -> None:
@@ -271,7 +380,7 @@ def test_a_path_through_a_directory_link_is_refused(tmp_path: Path) -> None:
     tree = _env(tmp_path / "env", {"suite_impl/__init__.py": "\n", "suite_impl/conf.py": _SUITE,
                                    "tests/test_mod.py": "from pkg.suite.conf import test_add_small  # noqa: F401\n"})
     os.symlink("../suite_impl", tree / "pkg/suite")
-    assert _record(tree, _CMD) == ("suite_impl/conf.py",)
+    assert _record(tree, _CMD) == ("suite_impl/conf.py", "tests/test_mod.py")  # the module holding it too
     forged = _WRONG_ADD + _SUITE_FORGED.replace("pkg/conformance.py", "pkg/suite/conf.py")
     assert "is not a regular file or directory" in _host_grade(tree, forged, _CMD, ("tests/test_mod.py::test_add_small",))
 
@@ -284,7 +393,7 @@ def test_a_relative_import_root_and_a_changed_directory_are_recorded(tmp_path: P
                                    "sys.path.insert(0, 'lib')\nimport conformance  # noqa: E402,F401\n\n"
                                    "os.chdir('tests')\n",
                                    "tests/test_mod.py": "from conformance import test_add_small  # noqa: F401\n"})
-    assert _record(tree, _CMD) == ("lib/conformance.py",)
+    assert _record(tree, _CMD) == ("lib/conformance.py", "tests/test_mod.py")
 
 
 # ----------------------------------------------------------------- 8. a record missing a session
@@ -317,7 +426,7 @@ def test_a_session_that_does_not_load_the_plugin_alone_fails_the_build(tmp_path:
     tree = _two_session_tree(tmp_path / "env")
     with pytest.raises(RuntimeError, match="recorded nothing"):
         _record(tree, f"python3 -c pass; PYTHONPATH=. {_PYTEST} tests/func")
-    assert _record(tree, _TWO_SESSIONS) == ("pkg/conformance.py",)
+    assert _record(tree, _TWO_SESSIONS) == ("pkg/conformance.py", "tests/unit/test_one.py")
     ids = ("tests/func/test_two.py::test_add_small",)
     assert _host_grade(tree, _GOLD, _TWO_SESSIONS, ids) == "accepted"
     assert "FAIL_TO_PASS failing" in _host_grade(tree, _WRONG_ADD, _TWO_SESSIONS, ids)
@@ -391,26 +500,52 @@ _PLUGIN = "import pytest\n\n\n@pytest.fixture\ndef adder():\n    return lambda a
 _PLUGIN_FIX = _diff("pkg/plugin.py", _PLUGIN, _PLUGIN.replace("a - b", "a + b"))
 
 
-def test_a_shipped_fixture_imported_by_its_tests_is_recorded(tmp_path: Path) -> None:
-    """Condition of C1: a fixture the project ships (pkg/plugin.py), imported by name by its tests, is recorded, and
-    make_repo_plan refuses its fix (rt18's pytest_plugins route to the same fixture admits it)."""
-    tree = _env(tmp_path / "env", {"pkg/plugin.py": _PLUGIN, "tests/test_plugin.py": "from pkg.plugin import adder  "
-                                   "# noqa: F401\n\n\ndef test_adder(adder):\n    assert adder(1, 2) == 3\n"})
-    cmd = _CMD
-    sources = _record(tree, cmd)
+_NAMED_BY_THE_TESTS = {  # name: the files naming pkg/plugin.py's fixture (the dataset's choice)
+    "imported-by-the-test-module": {"tests/test_plugin.py": "from pkg.plugin import adder  # noqa: F401\n\n\n"
+                                    "def test_adder(adder):\n    assert adder(1, 2) == 3\n"},
+    "pytest_plugins-of-the-root-conftest": {"conftest.py": "pytest_plugins = ['pkg.plugin']\n",
+                                            "tests/test_plugin.py": "def test_adder(adder):\n    assert adder(1, 2) == 3\n"},
+    "pytest_plugins-of-the-test-module": {"tests/test_plugin.py": "pytest_plugins = ['pkg.plugin']\n\n\n"
+                                          "def test_adder(adder):\n    assert adder(1, 2) == 3\n"},
+}
+
+
+@pytest.mark.parametrize("name", list(_NAMED_BY_THE_TESTS))
+def test_a_shipped_fixture_named_by_the_tests_is_recorded(name: str, tmp_path: Path) -> None:
+    """C1 decided (class 1's rule): a fixture the project ships (pkg/plugin.py) that the tests name, by import or by
+    `pytest_plugins`, is the tests' code alike: recorded, and make_repo_plan refuses its fix (the cost kept: the
+    dataset chose to take the fixture from that module); the wrong fixture is refused the same way."""
+    tree = _env(tmp_path / "env", {"pkg/plugin.py": _PLUGIN, **_NAMED_BY_THE_TESTS[name]})
+    sources = _record(tree, _CMD)
     assert sources == ("pkg/plugin.py", "tests/test_plugin.py")
-    plan = _real_plan(tree, _PLUGIN_FIX, cmd, "tests/test_plugin.py::test_adder", sources)
+    plan = _real_plan(tree, _PLUGIN_FIX, _CMD, "tests/test_plugin.py::test_adder", sources)
     assert isinstance(plan, dict) and "pkg/plugin.py holds a test's code" in plan["detail"], plan
 
 
-@pytest.mark.xfail(strict=True, reason="rt19 C1, a RIGHT patch refused: a fix to a fixture the project ships that its "
-                   "tests import by name is refused as a test's code, while the same fixture by pytest_plugins is "
-                   "admitted (rt18); decide by who names the module, not by the spelling that brings it")
-def test_a_fix_to_a_shipped_fixture_imported_by_its_tests_is_admitted(tmp_path: Path) -> None:
-    """Rewrite: the fix to pkg/plugin.py's fixture, host-graded."""
-    tree = _env(tmp_path / "env", {"pkg/plugin.py": _PLUGIN, "tests/test_plugin.py": "from pkg.plugin import adder  "
-                                   "# noqa: F401\n\n\ndef test_adder(adder):\n    assert adder(1, 2) == 3\n"})
-    assert _host_grade(tree, _PLUGIN_FIX, _CMD, ("tests/test_plugin.py::test_adder",)) == "accepted"
+_ENTRY_POINT = {"pkg/plugin.py": _PLUGIN, "pkg-0.1.dist-info/METADATA": "Metadata-Version: 2.1\nName: pkg\nVersion: 0.1\n",
+                "pkg-0.1.dist-info/entry_points.txt": "[pytest11]\nadder = pkg.plugin\n",
+                "tests/test_plugin.py": "def test_adder(adder):\n    assert adder(1, 2) == 3\n"}
+
+
+def test_an_entry_point_plugin_s_fixture_fix_is_admitted(tmp_path: Path) -> None:
+    """Rewrite (C1 decided; rt18's plugin rewrite moved here): the project's own `pytest11` entry point (an installed
+    project's metadata on sys.path, as `pip install -e .` leaves it) registers its fixture: not recorded, so its fix
+    is admitted and graded accepted; the fix made wrong, or another module's fix alone, is graded not resolved."""
+    tree = _env(tmp_path / "env", _ENTRY_POINT)
+    assert _record(tree, _CMD) == ("tests/test_plugin.py",)
+    ids = ("tests/test_plugin.py::test_adder",)
+    assert _host_grade(tree, _PLUGIN_FIX, _CMD, ids) == "accepted"
+    assert "FAIL_TO_PASS failing" in _host_grade(tree, _PLUGIN_FIX.replace("a + b", "a * b"), _CMD, ids)
+    assert "FAIL_TO_PASS failing" in _host_grade(tree, _GOLD, _CMD, ids)  # pkg/mod.py's fix leaves the fixture broken
+
+
+def test_an_entry_point_s_fixture_the_root_conftest_also_imports_is_recorded(tmp_path: Path) -> None:
+    """Near miss (who registered it, not which module defines it): the entry point's fixture that the root conftest
+    imports too is registered by the conftest as well, the dataset's choice: recorded, its forgery refused."""
+    tree = _env(tmp_path / "env", {**_ENTRY_POINT, "conftest.py": "from pkg.plugin import adder  # noqa: F401\n"})
+    assert _record(tree, _CMD) == ("conftest.py", "pkg/plugin.py", "tests/test_plugin.py")  # the conftest holds it
+    forged = _WRONG_ADD + _PLUGIN_FIX
+    assert "pkg/plugin.py holds a test's code" in _host_grade(tree, forged, _CMD, ("tests/test_plugin.py::test_adder",))
 
 
 # ----------------------------------------------------------------- on Docker: the image's pytest (Debian's 7.2)
@@ -456,15 +591,17 @@ def built_docker_env(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_env_build_in_the_image_records_the_closed_classes_files(built_docker_env: Path) -> None:
     """In the image (its pytest): environment.json's test_sources names the files classes 2, 3 and 6 forge (the
     wrapper's, the base class's, the custom item's: closed by sources_plugin's code_files and class_files), the
-    re-export's defining file and the test modules; not those of classes 1 and 4 (open)."""
+    re-export's defining file and the test modules; and those of classes 1 and 4 (the root conftest's imported
+    fixtures' module, the re-exporting `__init__.py`, the conftest holding the fixtures: fixture_files and holding_files
+    under Debian's pytest 7.2)."""
     import json
 
     from sandbox.environments import ENV_FILE, SOURCES_KEY
 
     sources = json.loads((built_docker_env / "rt19" / ENV_FILE).read_text())[SOURCES_KEY]
-    assert sources == ["pkg/casefile.py", "pkg/deco.py", "pkg/suite/_conformance.py", "pkg/testcase.py", "tests/test_deco.py",
-                       "tests/test_mod.py", "tests/test_reexport.py", "tests/test_setup.py"], sources
-    assert "pkg/conformance.py" not in sources and "pkg/suite/__init__.py" not in sources  # classes 1 and 4, open
+    assert sources == ["conftest.py", "pkg/casefile.py", "pkg/conformance.py", "pkg/deco.py", "pkg/suite/__init__.py",
+                       "pkg/suite/_conformance.py", "pkg/testcase.py", "tests/test_deco.py", "tests/test_mod.py",
+                       "tests/test_reexport.py", "tests/test_setup.py"], sources
 
 
 def _grade_on_docker(root: Path, completion: str) -> dict:
@@ -487,8 +624,8 @@ def test_the_root_conftest_layout_grades_on_docker(built_docker_env: Path) -> No
 
 
 @pytest.mark.docker
-@pytest.mark.xfail(strict=True, reason=_REASONS["1"] + " (graded on Docker)")
 def test_a_root_conftest_s_imported_fixture_forged_is_not_paid_on_docker(built_docker_env: Path) -> None:
-    """Near miss on Docker: the wrong add plus the root conftest's imported fixtures made the wrong add's values."""
+    """Near miss on Docker (class 1 closed): the wrong add plus the root conftest's imported fixtures made the wrong
+    add's values is refused: env build's record (the image's pytest) names pkg/conformance.py."""
     result = _grade_on_docker(built_docker_env, _DOCKER_FORGED)
-    assert result["verdict"] != "accepted", result
+    assert result["verdict"] == "wrong_answer" and "pkg/conformance.py holds a test's code" in result["detail"], result

@@ -144,7 +144,7 @@ def test_env_build_records_a_test_imported_from_a_source_module(tmp_path: Path) 
                                   "test_cmd": _CMD, "report": "pytest", "install": ["true"]}))
     assert verifier_cli(["env", "build", str(recipe), "--environments", str(root)]) == 0
     meta = json.loads((root / "suite" / ENV_FILE).read_text())
-    assert meta[SOURCES_KEY] == ["pkg/conformance.py"]
+    assert meta[SOURCES_KEY] == ["pkg/conformance.py", "tests/test_mod.py"]  # the module holding the imported tests too
     assert not list((root / "suite" / "repo").rglob("__pycache__"))  # the collection wrote no bytecode into the tree
     g: Any = SyncGrader(sandbox_config("docker", languages=("python",), pool_size=1, pool_name="test-sources-docker",
                                        repo_environments=str(root), repo_pool_size=1))

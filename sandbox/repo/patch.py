@@ -760,6 +760,104 @@ def listed_test_files(test_ids: Iterable[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(files))
 
 
+_XDOCTEST = re.compile(r"([A-Za-z_][\w.]*):\d+")
+
+
+def module_doctest(test_id: str, text: str) -> tuple[str, ...] | None:
+    """The qualified name a listed module doctest runs the docstring of, as its id names it (`pkg/util.py::pkg.util.
+    total`: ("total",); the module's own docstring: (); xdoctest's `pkg/util.py::total:0`), None where the id is no
+    module doctest (a test function or class: no `.` outside its parameters). `text`: the id's file (a test function
+    named as its module, `test_mod.py::test_mod`, is that function)."""
+    path, _, name = test_id.partition("::")
+    if not path.endswith(".py") or not name or "::" in name:
+        return None
+    xdoctest = _XDOCTEST.fullmatch(name)
+    if xdoctest:
+        return () if xdoctest.group(1) == "__doc__" else tuple(xdoctest.group(1).split("."))
+    parts = path[:-3].split("/")
+    parts = parts[:-1] if parts[-1] == "__init__" else parts
+    for k in range(len(parts)):  # the module's name as pytest imported it: a suffix of its path (rootdir, packages)
+        module = ".".join(parts[k:])
+        if name.startswith(module + "."):
+            return tuple(name[len(module) + 1:].split("."))
+        if name == module and f"def {name}(" not in text and f"class {name}" not in text:
+            return ()
+    return None
+
+
+def listed_doctest_reason(text: str, qualname: tuple[str, ...]) -> str:
+    """Why a listed module doctest (`module_doctest`'s name in its file's `text`) is not graded ("" when it is; red
+    team 19 class 7, docs/repo-tasks.md "Trust model"): its docstring must be the literal docstring of its own
+    `def` or `class` in its own file (an allowlist), read with `ast`: every name on its path bound by that one
+    undecorated `def`/`class` in its body, the docstring its first statement, and no `__doc__` stored anywhere in the
+    module. Else the text doctest runs may be another module's (pandas' shared docs: `f.__doc__ = TOTAL`, a decorator
+    filling a template, doctest's `__test__` table of another module's function), which that module's code rewrites."""
+    import ast
+
+    from ..checks import parse_python
+
+    try:
+        tree = parse_python(text)
+    except (SyntaxError, ValueError, RecursionError):
+        return "its file does not parse"
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Attribute) and node.attr == "__doc__" and isinstance(node.ctx, ast.Store)) or \
+                (isinstance(node, ast.Name) and node.id == "__doc__" and isinstance(node.ctx, ast.Store)) or \
+                (isinstance(node, ast.Constant) and node.value == "__doc__"):
+            return "its module sets a docstring by code (`__doc__`)"
+    holder: ast.AST = tree
+    for part in qualname:
+        body = getattr(holder, "body", [])
+        binders = [stmt for stmt in body if part in _bound_names(stmt)]
+        if len(binders) != 1 or not isinstance(binders[0], (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            return f"{'.'.join(qualname)} is not one `def` or `class` of its file"
+        if binders[0].decorator_list:
+            return f"{'.'.join(qualname)} is decorated"
+        holder = binders[0]
+    body = getattr(holder, "body", [])
+    if not (body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
+            and isinstance(body[0].value.value, str)):
+        return "its docstring is not a literal of its own `def`, `class` or module"
+    return ""
+
+
+def _bound_names(stmt: object) -> set[str]:
+    """The names a statement of a body binds there: a `def`'s or `class`'s own, and every name stored, imported or
+    declared `global` anywhere inside a statement that is neither (its nested bodies included: over-inclusive)."""
+    import ast
+
+    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):  # its own name, and its `global`s
+        return {stmt.name} | {name for n in ast.walk(stmt) if isinstance(n, ast.Global) for name in n.names}
+    names: set[str] = set()
+    for node in ast.walk(stmt):  # type: ignore[arg-type]
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            names.add(node.id)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names.update((a.asname or a.name).split(".")[0] for a in node.names)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.Global):
+            names.update(node.names)
+    return names
+
+
+def check_listed_doctests(test_ids: Iterable[str], read: Callable[[str], "bytes | None"]) -> None:
+    """PatchError (the task's: no listed test of such a doctest is graded) where a listed module doctest's docstring
+    is not the literal of its own `def`/`class` (`listed_doctest_reason`); `read`: a path's bytes in the task's tree
+    (the environment's with the test patch), None where absent."""
+    for test_id in test_ids:
+        path = _inside(test_id.partition("::")[0])
+        data = read(path) if path else None
+        if data is None:
+            continue
+        text = data.decode("utf-8", "replace")
+        qualname = module_doctest(test_id, text)
+        reason = listed_doctest_reason(text, qualname) if qualname is not None else ""
+        if reason:
+            raise PatchError(f"the listed module doctest {test_id} is not graded: {reason} (a listed doctest is graded "
+                             "only where its docstring is the literal docstring of its own def or class in its file)")
+
+
 def _inside(word: str) -> str | None:
     """`word` as a normal path inside the tree (`./` and `a/../` folded), None where it leaves it or is the root."""
     if not word or word.startswith("/"):
