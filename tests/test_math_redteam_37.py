@@ -43,7 +43,7 @@ FINDINGS
    the text's share.
 3. OLD (both profiles; the same on the parent). The English anchor's sentence is not read (`_ENGLISH_ANCHOR_RE`), so
    foreign prose in that sentence, with its own function words, is unseen and the text is math alone: `Sie hat 12.000
-   kg und der Korb ist voll, so the answer is 12.000.\n#### 12.000` pays 12 (German, Dutch, French, Spanish, Italian,
+   kg und der Korb ist voll, so the answer is 12.000.\\n#### 12.000` pays 12 (German, Dutch, French, Spanish, Italian,
    Swedish, Indonesian, Vietnamese x 7 joins: `, so the answer is`, `; answer:`, `, final answer:`, `, ####`): 192
    of 224 rows with a box or `####` below (the `(final answer ...)` join held), 192 on the parent; an English opener
    before it pays too (`Let's see.`, `We add.`, `This is easy.`: 12 of 12; on the parent `This is easy.` alone, its
@@ -96,11 +96,20 @@ COSTS (strict xfails, "cost: ..."; right answers refused in both profiles, paid 
    the engine's on-loop read by (16 KiB: about 27 ms on the loop, not 8). An article or determiner opens up to three
    subjects (`_subjects`), each tested as a finite verb: three `_finite_verb` calls a word, counted (the test times
    nothing). Fix: each token tested as a verb once, for the kinds of the subjects that end before it.
+(f) NEW with fx29g (b6e3dba: a colon line's `is:` reads a subject that names the answer by `_copula_subject`, and
+   `_answer_led` admits only the anchor's leads before `answer`): plain subjects that name the problem's answer are
+   refused above a box: `The numerical answer is:\\n\\boxed{6}`, `The only answer is:`, `The unique answer was:`, `The
+   answer in simplest form is:`, `The answer as a fraction is:`, `The answer (in dollars) is:`, `The answer we seek
+   is:`, `The maximum possible answer is:`: 100 of 290 colon rows (20 of 58 subjects x 5 links: `is:`, `was:`, `are:`,
+   a display or a displayed box below) paid on the parent, 0 gained. Fix: `_answer_led`'s leads grown by the
+   adjectives and phrases that name the asked answer (an allowlist: `numerical`, `unique`, `only`, `in simplest form`,
+   `as a fraction`, a unit in brackets), one reading for both lines.
 HELD (passing tests below): the same sentences with the homograph swapped for a word of the same language (`To wy
 macie`, `Ons vrag was`, `Ara tinc`, `Anna kap`, `Svaki dan`, `A do tego`, `Divida a`): 20 of 20 refused; hedged and
 scaled answer labels (`Answer (approx.):`, `Answer in thousands:`, `Answer before rounding:`, `Answer, roughly:`,
 `Rough answer:`, `Final answer times 1000:`) above a relation or a bare box; subjects that apply an operation to the
-answer (`The answer's square is:`, `The answer minus one is:`, paid on the parent) and 48 qualified subjects; 1,197
+answer (`The answer's square is:`, `The answer minus one is:`, paid on the parent), 48 qualified subjects and 71 hedging ones
+(`The answer, possibly,`, `The provisional answer`: 2 of 426 rows pay, `The test answer is:`; 166 on the parent); 1,197
 markup variants of modal, negated and perfect be-groups (`<b>could be</b>`, `~~might be~~`, `\\textcolor{red}{can
 be}`, `\\emph{won't be}`); the English reader's work is linear in the completion's size (counted).
 """
@@ -254,6 +263,11 @@ test_marked_up_modal_groups_are_refused = refused_test(_cases(
         "<b>could be</b>", "~~might be~~", "\\textcolor{red}{can be}", "\\emph{won't be}", "`would be`", "\\underline{may be}",
         "$\\text{could have been}$", "\"can be\"", "\\textsf{will not be}", "***might have been***")]))
 
+test_a_hedging_subject_before_a_colons_link_is_refused = refused_test(_cases([f"{s} {link}" for s in (
+    "The answer, possibly,", "The answer probably", "The answer, if correct,", "The answer (I think)", "The answer at most",
+    "The likely answer", "The provisional answer", "The penultimate answer", "The not final answer", "The guessed answer")
+    for link in ("is:\n\\boxed{6}", "will be:\n\\boxed{6}", "comes out to be:\n\\boxed{6}")]))
+
 # Costs: right answers refused in both profiles, paid on the parent.
 test_an_adverb_between_subject_and_verb_pays = paid_test(_cases([(f"{s}\n#### 1,500", "1500") for s in (
     "She also bought 1,500 eggs.", "He then sold 1,500 eggs.", "She still needs 1,500 dollars.", "He only paid 1,500 dollars.",
@@ -278,6 +292,13 @@ test_peer_output_sentences_pay = paid_test(_cases([(f"{s}\n#### 2,500", "2500") 
         "cost (rt37 d, new with fx29h): 479 of 2,246 peer sentences paid on the parent are refused (19 GSM8K, 47 "
         "MathVista, 413 Omni-MATH): a name's `is`/`was`, `Let`, `Please`, `then` after a clause, `cannot`; fix: the "
         "English lexicon's share alone for a text with no other language's word or letter"))])
+test_a_subject_naming_the_asked_answer_pays_above_a_box = paid_test(_cases([f"{s} {link}" for s in (
+    "The numerical answer", "The only answer", "The unique answer", "The answer in simplest form", "The answer as a fraction",
+    "The answer (in dollars)", "The answer we seek", "The maximum possible answer")
+    for link in ("is:\n\\boxed{6}", "was:\n\\[x = 6\\]\n\\boxed{6}")]), marks=[pytest.mark.xfail(strict=True, reason=(
+        "cost (rt37 f, new with fx29g): a colon line's `is:` reads an answer-naming subject by `_copula_subject`, whose "
+        "`_answer_led` admits only the anchor's leads (`numerical`, `unique`, `only`, `in simplest form` are none); fix: "
+        "those leads an allowlist grows, for both lines"))])
 test_the_same_english_with_a_clause_pays = paid_test(_cases([(f"{s}\n#### 1,500", "1500") for s in (
     "She bought 1,500 eggs.", "The farm has 1,500 cows.", "The pool will hold 1,500 liters.", "Each box holds 1,500 pens.",
     "Tom and Ann earned 1,500 dollars.", "Without the discount, she pays 1,500 dollars.")]))
