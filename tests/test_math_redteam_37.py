@@ -5,9 +5,9 @@ preposition's phrase, a contraction, `Thus`/`Hence`/`Therefore`, an imperative a
 `_math_line`/`_plain_term`/`_answer_label`, `_unmarked_label`, `_lone_possible`/`_answer_led`, `_link_chain`'s
 `is:` subject, `comes out to be`), through the real grader (`grade_math`) in both profiles on main (9e651c2). About
 15,400 generated rows (9,600 attacks, 5,800 for costs; scripts kept out of the tree; each class says what was
-generated), each also run against
-the merges' parent (5a5a704's `verifier/` tree): NEW where the parent refused, OLD where it paid too. Each xfail row
-below paid a wrong answer in both profiles (a cost's xfail row: a right answer refused, paid on the parent).
+generated), each also run against the merges' parent (5a5a704's `verifier/` tree): NEW where the parent refused, OLD
+where it paid too. Each xfail row below paid a wrong answer in both profiles (a cost's xfail row: a right answer
+refused, paid on the parent).
 
 FINDINGS
 1. NEW with fx29h (both profiles; the parent refused every row). Other decimal-comma languages written in ASCII, none of
