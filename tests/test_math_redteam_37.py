@@ -32,6 +32,9 @@ FINDINGS
    Romanian `Calculate a`: 36 of 40.
    (e) a text whose only words are one or two of `_MATH_CONNECTIVES` is math alone, and French `Or` ("gold") is one:
    `Or: 12.000 kg.`, `Or, 2,500 kg.`: 8 of 8 (`If:`, `And`, `Then` paid on the parent too, as proof words).
+   Each row is one short sentence, so the words both languages share reach `_ENGLISH_SHARE`; three-sentence texts of
+   the same languages fall below it (1 of 8 pays: Afrikaans `My vrag was 3 sakke van 500 kg. My vrag was 2,500 kg.`),
+   unless an English sentence is added (class 2).
    Fix (allowlist): English is proven by words an English lexicon holds, never by a shape: the verb after a subject is a
    form of a listed English verb (`_BARE_VERBS` and its `-s`, `-ed` and irregular forms), not any `-es`/`-s`/`-ed`
    word; a name is one the problem's prose or another clause names, never a capital alone (fx29h's own note); `my` and
