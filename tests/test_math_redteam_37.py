@@ -69,15 +69,16 @@ FINDINGS
 6. OLD (both profiles; fx29g kept it under the answer's label). Under the answer's own label (`_answer_label`:
    `Answer:`, `Answers:`, `答案：`, `Antwort:`, `The answer is:`, `# Answer:`) a display that says the value is not the
    box's opens the box below: `Answer:\\n\\[k \\ne 6\\]\\n\\boxed{6}`, `k > 6`, `6 < k`, `k \\notin \\{6\\}`, `k \\in (5,
-   7)`, `\\frac{k}{1000} \\approx 6`, `k \\approx 6 \\times 10^{3}`, `6?`: 273 of 273 rows (21 labels x 13 displays), all
-   paid on the parent. Fix: under the answer's label a display opens the box only where it states the box's value: its
+   7)`, `\\frac{k}{1000} \\approx 6`, `k \\approx 6 \\times 10^{3}`, `6?`: 189 of 189 rows (21 labels x 9 such displays;
+   `\\ge 6`, `\\approx 6.2`, which rt36 pays by design, and `\\to`, `\\sim` not counted), all paid on the parent. Fix: under the answer's label a display opens the box only where it states the box's value: its
    relation is `=` or `\\approx` and its last side is the box's term (an allowlist of relation and side).
 7. OLD (both profiles; fx29g closed most of its kind, 5a5a704 paid more). A subject that names an answer other than the
    problem's, or the answer of a step or a part of the quantity, pays on a colon line and on the box's own line (one
    reader, `_copula_subject`): `The answer to the first step is:\\n\\boxed{6}`, `The answer for each child is
    \\boxed{6}.`, `The answer of the friend was:`, `Her answer is:`, `The answer the book gives is:`, `The answer for n = 5
-   is:\\n\\[x = 6\\]\\n\\boxed{6}`: 60 of 144 rows (16 subjects x 9 links; 64 subjects tried, 48 held: `The answer of my
-   classmate`, `Tom's answer`, `The answer per box`). Fix: an answer's subject admits only the anchor's leads
+   is:\\n\\[x = 6\\]\\n\\boxed{6}`: 51 of 99 rows (11 subjects x 9 links; of 65 subjects tried, 6 that name the asked
+   answer pay as they should, `The answer in cm`, and 48 are held: `The answer of my classmate`, `Tom's answer`, `The
+   answer per box`). Fix: an answer's subject admits only the anchor's leads
    (`_answer_led`) and the listed scale and unit phrases after `answer`, nothing else (`to the first step`, `for each
    child`, `of the friend`, `Her`).
 8. OLD (both profiles). Square brackets are no markup `_unmarked_label` drops, and `can` is a counted noun, so `The
