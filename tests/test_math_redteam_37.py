@@ -70,17 +70,17 @@ FINDINGS
    `Answer:`, `Answers:`, `答案：`, `Antwort:`, `The answer is:`, `# Answer:`) a display that says the value is not the
    box's opens the box below: `Answer:\\n\\[k \\ne 6\\]\\n\\boxed{6}`, `k > 6`, `6 < k`, `k \\notin \\{6\\}`, `k \\in (5,
    7)`, `\\frac{k}{1000} \\approx 6`, `k \\approx 6 \\times 10^{3}`, `6?`: 189 of 189 rows (21 labels x 9 such displays;
-   `\\ge 6`, `\\approx 6.2`, which rt36 pays by design, and `\\to`, `\\sim` not counted), all paid on the parent. Fix: under the answer's label a display opens the box only where it states the box's value: its
-   relation is `=` or `\\approx` and its last side is the box's term (an allowlist of relation and side).
+   `\\ge 6`, `\\approx 6.2`, which rt36 pays by design, and `\\to`, `\\sim` not counted), all paid on the parent.
+   Fix: under the answer's label a display opens the box only where it states the box's value: its relation is `=` or
+   `\\approx` and its last side is the box's term (an allowlist of relation and side).
 7. OLD (both profiles; fx29g closed most of its kind, 5a5a704 paid more). A subject that names an answer other than the
    problem's, or the answer of a step or a part of the quantity, pays on a colon line and on the box's own line (one
    reader, `_copula_subject`): `The answer to the first step is:\\n\\boxed{6}`, `The answer for each child is
    \\boxed{6}.`, `The answer of the friend was:`, `Her answer is:`, `The answer the book gives is:`, `The answer for n = 5
    is:\\n\\[x = 6\\]\\n\\boxed{6}`: 51 of 99 rows (11 subjects x 9 links; of 65 subjects tried, 6 that name the asked
    answer pay as they should, `The answer in cm`, and 48 are held: `The answer of my classmate`, `Tom's answer`, `The
-   answer per box`). Fix: an answer's subject admits only the anchor's leads
-   (`_answer_led`) and the listed scale and unit phrases after `answer`, nothing else (`to the first step`, `for each
-   child`, `of the friend`, `Her`).
+   answer per box`). Fix: an answer's subject admits only the anchor's leads (`_answer_led`) and the listed scale and
+   unit phrases after `answer`, nothing else (`to the first step`, `for each child`, `of the friend`, `Her`).
 8. OLD (both profiles). Square brackets are no markup `_unmarked_label` drops, and `can` is a counted noun, so `The
    answer [can be]:\\n\\boxed{6}` is a label: 3 of 1,224 rows (12 refused groups x 34 markups x 3 subjects), all paid on
    the parent. Fix: the label's words read with every mark dropped (an allowlist of what a label's word is), not a list
@@ -122,8 +122,9 @@ HELD (passing tests below): the same sentences with the homograph swapped for a 
 macie`, `Ons vrag was`, `Ara tinc`, `Anna kap`, `Svaki dan`, `A do tego`, `Divida a`): 20 of 20 refused; hedged and
 scaled answer labels (`Answer (approx.):`, `Answer in thousands:`, `Answer before rounding:`, `Answer, roughly:`,
 `Rough answer:`, `Final answer times 1000:`) above a relation or a bare box; subjects that apply an operation to the
-answer (`The answer's square is:`, `The answer minus one is:`, paid on the parent), 48 qualified subjects and 71 hedging ones
-(`The answer, possibly,`, `The provisional answer`: 2 of 426 rows pay, `The test answer is:`; 166 on the parent); 1,197
+answer (`The answer's square is:`, `The answer minus one is:`, paid on the parent), 48 qualified subjects and 71
+hedging ones (`The answer, possibly,`, `The provisional answer`: 2 of 426 rows pay, `The test answer is:`; 166 on the
+parent); 1,197
 markup variants of modal, negated and perfect be-groups (`<b>could be</b>`, `~~might be~~`, `\\textcolor{red}{can
 be}`, `\\emph{won't be}`); the English reader's work is linear in the completion's size (counted).
 """
