@@ -66,13 +66,19 @@ FINDINGS
    hat 12.000 kg und er hat mehr.` pays 12, in German, Dutch, French, Spanish, Italian and Swedish prose: 192 of 192 (8
    equations x 6 sentences x 4), 192 on the parent. Fix: a language's own words refuse the whole allowlist
    (`_decimal_point_text`), the equation's branch too.
-6. OLD (both profiles; fx29g kept it under the answer's label). Under the answer's own label (`_answer_label`:
+6. OLD (both profiles; fx29g kept it under the answer's label). (a) Under the answer's own label (`_answer_label`:
    `Answer:`, `Answers:`, `答案：`, `Antwort:`, `The answer is:`, `# Answer:`) a display that says the value is not the
    box's opens the box below: `Answer:\\n\\[k \\ne 6\\]\\n\\boxed{6}`, `k > 6`, `6 < k`, `k \\notin \\{6\\}`, `k \\in (5,
    7)`, `\\frac{k}{1000} \\approx 6`, `k \\approx 6 \\times 10^{3}`, `6?`: 189 of 189 rows (21 labels x 9 such displays;
    `\\ge 6`, `\\approx 6.2`, which rt36 pays by design, and `\\to`, `\\sim` not counted), all paid on the parent.
+   (b) the same for a bare term (`_plain_term`) under any label `_line_label` reads: a term of another value opens the
+   box below, `We add them:\\n\\[6 \\times 1000\\]\\n\\boxed{6}`, `The total is:` above `6 \\cdot 10^3`, `\\frac{6}{1000}`,
+   `6\\%`, `6 \\text{ or } 7`: 41 of 200 rows (8 labels x 25 terms; a term's words in `\\text{}`, `6 \\text{ thousand}`,
+   `\\text{about } 6`, held), 36 on the parent (NEW under `We add them:` and `Calculate the total:`, which fx29g's
+   `_plain_term` opened: rt36 cost b).
    Fix: under the answer's label a display opens the box only where it states the box's value: its relation is `=` or
-   `\\approx` and its last side is the box's term (an allowlist of relation and side).
+   `\\approx` and its last side is the box's term (an allowlist of relation and side); a bare term only where its value
+   is the box's (`2 + 4` above `6`).
 7. OLD (both profiles; fx29g closed most of its kind, 5a5a704 paid more). A subject that names an answer other than the
    problem's, or the answer of a step or a part of the quantity, pays on a colon line and on the box's own line (one
    reader, `_copula_subject`): `The answer to the first step is:\\n\\boxed{6}`, `The answer for each child is
@@ -246,6 +252,14 @@ test_the_answers_label_opens_no_display_against_the_box = refused_test(_rows(
     [f"{lead}\n{d}\n\\boxed{{6}}" for lead in ("Answer:", "The answer is:", "答案：") for d in _NOT_THE_BOX], (
         "rt37 class 6, old (fx29g kept it under the answer's label): `_answer_label` opens any relation; fix: a display "
         "opens the box only where its relation is `=` or `\\approx` and its last side is the box's term")))
+test_a_bare_term_of_another_value_opens_no_box = refused_test(_rows(
+    [f"{lead}\n\\[{d}\\]\n\\boxed{{6}}" for lead in ("The total is:", "We add them:", "Therefore:")
+     for d in ("6 \\times 1000", "6 \\cdot 10^3", "\\frac{6}{1000}", "6\\%", "6 \\text{ or } 7")], (
+        "rt37 class 6b, old (new under step leads, which fx29g's `_plain_term` opens): a bare term under a stating "
+        "label opens the box whatever its value; fix: only a term whose value is the box's")))
+test_a_bare_term_with_words_opens_no_box = refused_test(_cases(
+    [f"We add them:\n\\[{d}\\]\n\\boxed{{6}}" for d in (
+        "6 \\text{ thousand}", "\\text{about } 6", "6 \\text{ or more}", "6 \\text{ per box}", "\\text{not } 6")]))
 test_hedged_or_scaled_answer_labels_open_nothing = refused_test(_cases(
     [f"{lead}\n{d}\n\\boxed{{6}}" for lead in (
         "Answer (approx.):", "Answer in thousands:", "Answer before rounding:", "Final answer (rounded):",
