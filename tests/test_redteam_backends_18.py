@@ -34,7 +34,12 @@ Reasoned, not a test (each would need a timed assertion or a CPU-bound spinner f
   the launcher stopped through sendall, lets it read one chunk just before sendall's timeout, then keeps it stopped
   through _line makes one shell reply take about twice the command's remaining wall (2W), past the host's wait
   (W + 10 s) once W > 10 s (cpu_s >= 5): the session lost. It needs a release timed to within the launcher's read
-  (a miss: sendall times out, spawn returns None at W, the command's time_limit), so it was not made a test. Fix
+  (a miss: sendall times out, spawn returns None at W, the command's time_limit), so it was not made a test. Tried
+  once each on docker (cpu_s 7: W 15 s, the host waiting 25 s; a 100 KiB command; a daemon spinning SIGSTOP on the
+  launcher from the command's start, one release 0.4 s before W, then spinning again): a 50 us release let the
+  launcher read and, between Launcher._line's SIGCONTs, start the command (exit 0 at 14.5 s); a 200 us one did not
+  make the socket writable (time_limit at 15.0 s): never lost, and a spinning daemon did not hold the launcher
+  against _line's resumes. Not reached, still a 2W bound where W is meant. Fix
   idea: one deadline for the whole spawn (each send's and _line's timeout the time left to it, as Launcher.__init__
   now does for its exec and `ready`), no sendall when nothing is left, and SIGCONT every RESUME_S while sending too.
 - pid1.start's kill and waitpid after ETIME: only PID 1 reaps its children, and every reap (session_box.reap, the idle
