@@ -10,7 +10,12 @@ where it paid too. Each xfail row below paid a wrong answer in both profiles (a 
 refused, paid on the parent).
 
 FINDINGS
-1. NEW with fx29h (both profiles; the parent refused every row). Other decimal-comma languages written in ASCII, none of
+1. CLOSED (lead, after the red team: `extract._VERB_FORMS`, the `-s` and `-ed` forms of `_BARE_VERBS`, grown to about
+   280 verbs, are the only regular finite verbs that prove English, a shape none; a name's past is none that is also a
+   bare form (`put`); `do` proves English only before `not` or a bare verb; `my` is no determiner; an article's
+   subject's copula needs an English word after it; an imperative's object opens with `_IMPERATIVE_OBJECTS`, never `a`
+   or `to`; `or` is no math connective: every row below is refused, each test a plain refusal).
+   NEW with fx29h (both profiles; the parent refused every row). Other decimal-comma languages written in ASCII, none of
    whose words `OTHER_LANGUAGES_FUNCTION_WORDS` lists, write sentences `_english_clause` reads as English syntax, so
    their `2,500` and `12.000` are read as English (2500 and 12 where the text means 2.5 and 12000): 4,432 of 4,568
    generated rows (4 per sentence: `2,500`/`12.000` x box/`####`), 0 on the parent.
@@ -99,12 +104,12 @@ FINDINGS
    counted), all paid on the parent. Fix: a label states the answer only with words of an answer's lexicon (`Answer`,
    `Total`, `Result`), never a part's (`each`, `every`) or a step's (`step`, `case`, `verify`).
 COSTS (strict xfails, "cost: ..."; right answers refused in both profiles, paid on the parent):
-(a) NEW with fx29h: an adverb between an English subject and its verb (`She also bought 1,500 eggs.`, `He then sold`,
+(a) CLOSED (an adverb of `_MODAL_ADVERBS` after a pronoun subject, `_subjects`). NEW with fx29h: an adverb between an English subject and its verb (`She also bought 1,500 eggs.`, `He then sold`,
    `She still needs`, `He only paid`): 336 of 480 generated rows (5 pronouns x 8 adverbs x 6 verbs x 2 layouts) paid on
    the parent, 0 now; `_MODAL_ADVERBS` are read only after a modal or a name's auxiliary.
 (b) NEW with fx29h: `His` is no determiner (`_DETERMINERS` leaves out `his`, `her` for Turkish and Danish): `His farm
    has 1,500 cows.`, `His son earns`: 36 of 72 rows (`Her` ones were refused on the parent too).
-(c) NEW with fx29h: a modal before a bare verb that `_BARE_VERBS` does not list (`The candle will burn for 1,500
+(c) CLOSED for its rows (`_BARE_VERBS` grown; the list is still closed). NEW with fx29h: a modal before a bare verb that `_BARE_VERBS` does not list (`The candle will burn for 1,500
    minutes.`): 14 of 112 rows (`burn`; `hold`, `bake`, `sell` are listed).
 (d) NEW with fx29h and fx29g, measured: single sentences of the peer outputs (tests/data/peer_outputs: GSM8K, MathVista,
    Omni-MATH, ASCII, no separator of their own) with `#### 2,500` after: 479 of 2,246 rows paid on the parent are
@@ -163,20 +168,14 @@ _FOREIGN_IMPERATIVES = ["Divide a heranca de {n} em tres.", "Add a {n} kg liszte
                         "Calculate a {n} kg?"]
 _CLASS_1 = "rt37 class 1{}, new with fx29h: {}; fix: English proven by an English lexicon's words, never by a shape"
 # 1. Other decimal-comma languages' sentences shaped as `_english_clause`'s English syntax (new with fx29h).
-test_a_slavic_or_afrikaans_my_is_no_english_determiner = refused_test(_rows(
-    _both_readings(_SLAVIC_AND_AFRIKAANS_MY, _LAYOUTS[:2]), _CLASS_1.format(
-        "a", "Polish, Czech, Slovak `my` (\"we\") and Afrikaans `my` read as English `my`: `To my mamy` a phrase, `My "
-        "vrag was` a noun subject and its copula")))
-test_a_capitalised_word_and_a_shaped_word_are_no_english_clause = refused_test(_rows(
-    _both_readings(_CAPITAL_AND_A_SHAPE, _LAYOUTS[:2]), _CLASS_1.format(
-        "b", "any capitalised word is a name and any `-es`, consonant's `-s` or `-ed` word a third person or past "
-             "(`Hoje tens`, `Anna keres`, `Akkor veszed a`, Croatian `Svaki put`, Polish `Ten pies to`)")))
-test_the_slavic_i_do_is_no_english_clause = refused_test(_rows(
-    _both_readings(_SLAVIC_I_DO, _LAYOUTS[:2]), _CLASS_1.format(
-        "c", "the Slavic conjunction `I` before `do` (\"to\") is read as English `I do`")))
-test_a_foreign_imperative_homograph_is_no_english_imperative = refused_test(_rows(
-    _both_readings(_FOREIGN_IMPERATIVES, _LAYOUTS[:2]), _CLASS_1.format(
-        "d", "Portuguese `Divide a`, Hungarian `Add a`, Danish `Find to` read as an imperative and its object")))
+test_a_slavic_or_afrikaans_my_is_no_english_determiner = refused_test(_cases(
+    _both_readings(_SLAVIC_AND_AFRIKAANS_MY, _LAYOUTS[:2])))
+test_a_capitalised_word_and_a_shaped_word_are_no_english_clause = refused_test(_cases(
+    _both_readings(_CAPITAL_AND_A_SHAPE, _LAYOUTS[:2])))
+test_the_slavic_i_do_is_no_english_clause = refused_test(_cases(
+    _both_readings(_SLAVIC_I_DO, _LAYOUTS[:2])))
+test_a_foreign_imperative_homograph_is_no_english_imperative = refused_test(_cases(
+    _both_readings(_FOREIGN_IMPERATIVES, _LAYOUTS[:2])))
 # Near misses of the fix: the same sentences with the homograph swapped for another word of their language.
 test_the_same_sentences_without_their_homograph_are_refused = refused_test(_cases(_both_readings([
     "To wy macie {n} kg.", "To oni maja {n} kg.", "Wy dla nas macie {n} kg.", "Ons vrag was {n} kg.",
@@ -188,9 +187,8 @@ test_the_same_sentences_without_their_homograph_are_refused = refused_test(_case
 ], _LAYOUTS[:2])))
 
 # 1e. A French `Or` ("gold") alone is one of the math connectives that leave a text math alone (new with fx29h).
-test_a_foreign_connective_homograph_is_no_math_alone = refused_test(_rows(
-    _both_readings(["Or: {n} kg.", "Or, {n} kg."], _LAYOUTS[:2]), _CLASS_1.format(
-        "e", "French `Or` (\"gold\") is `_MATH_CONNECTIVES`' `or`, and one or two of them leave a text math alone")))
+test_a_foreign_connective_homograph_is_no_math_alone = refused_test(_cases(
+    _both_readings(["Or: {n} kg.", "Or, {n} kg."], _LAYOUTS[:2])))
 
 # 2. English spliced into a foreign text makes the whole text English (old; the anchor sentence's part new).
 _SPLICED = [
@@ -315,19 +313,14 @@ test_a_parts_or_a_steps_near_spellings_are_refused = refused_test(_cases([f"{lab
 # Costs: right answers refused in both profiles, paid on the parent.
 test_an_adverb_between_subject_and_verb_pays = paid_test(_cases([(f"{s}\n#### 1,500", "1500") for s in (
     "She also bought 1,500 eggs.", "He then sold 1,500 eggs.", "She still needs 1,500 dollars.", "He only paid 1,500 dollars.",
-    "They also made 1,500 cookies.", "We then bought 1,500 eggs.")]), marks=[pytest.mark.xfail(strict=True, reason=(
-        "cost (rt37 a, new with fx29h): `_finite_verb` reads an adverb only after a modal or a name's auxiliary "
-        "(`_MODAL_ADVERBS`), never between a subject and its verb; fix: an adverb of that list before any finite verb"))])
+    "They also made 1,500 cookies.", "We then bought 1,500 eggs.")]))
 test_his_subject_pays = paid_test(_cases([(f"{s}\n#### 1,500", "1500") for s in (
     "His farm has 1,500 cows.", "His son earns 1,500 dollars.", "His class sold 1,500 eggs.")]), marks=[
     pytest.mark.xfail(strict=True, reason=(
         "cost (rt37 b, new with fx29h): `_DETERMINERS` leaves out `his` (Turkish `his`, a feeling), so `His farm has` "
         "is no subject; fix: `his` before a word an English lexicon holds"))])
 test_a_modal_before_an_unlisted_bare_verb_pays = paid_test(_cases([(f"{s}\n#### 1,500", "1500") for s in (
-    "The candle will burn for 1,500 minutes.", "The pump will burn for 1,500 minutes.")]), marks=[
-    pytest.mark.xfail(strict=True, reason=(
-        "cost (rt37 c, new with fx29h): `_BARE_VERBS` is short (`burn`, `lay`, `fall` are none); fix: the list grown "
-        "from an English lexicon's verbs"))])
+    "The candle will burn for 1,500 minutes.", "The pump will burn for 1,500 minutes.")]))  # closed: `burn` is a listed verb now (extract._BARE_VERBS)
 test_peer_output_sentences_pay = paid_test(_cases([(f"{s}\n#### 2,500", "2500") for s in (
     "Her overtime pay is 1.2 x $400 = $<<1.2*400=480.0>>480.", "If Samantha is now 31, then Raymond was born 31-6 = 25 "
     "years ago.", "Let x be the number of silver coins.", "Please provide the complete problem.",

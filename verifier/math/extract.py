@@ -252,7 +252,7 @@ _IRREGULAR_PASTS = frozenset(
     "become".split())
 """English's irregular pasts and participles, a closed class (the strong verbs and their kin): a finite verb after an
 English subject (`_english_clause`: `He drove`, `Sam sold`), or a participle after a name's auxiliary (`Mark has
-driven`), where the regular form is any word in `-ed` (red team 36 cost e)."""
+driven`), where the regular form is a listed verb's `-ed` (`_VERB_FORMS`; red team 36 cost e)."""
 _ENGLISH_PERSONS = {
     "he": "singular", "she": "singular", "it": "singular", "this": "singular", "that": "singular",
     "i": "plural", "you": "plural", "we": "plural", "they": "plural", "there": "plural"}
@@ -270,25 +270,52 @@ French, Spanish, Italian and Portuguese write too, one of these alone): a name n
 are`, "has") and Vietnamese (`may`) write after a noun too; a name proves English with `has`, a modal, a past or an
 `-s` form instead (`Mark has`, `Tom can lift`, `Sam sold all`)."""
 _MODALS = frozenset("can could will would shall should must might may".split())
+_DO_SUPPORT = frozenset("do does did".split())
+"""English's `do`: an auxiliary only before `not` or a bare verb (`_finite_verb`)."""
 """English's modals: after a name, one proves English only before a bare verb (`Tom can lift`; Turkish `Ayse can`)."""
 _BARE_VERBS = frozenset(
-    "add afford apply assume bake be borrow bring build buy carry catch change charge check choose collect compare "
-    "conclude consider continue cook cost count cover cut deliver do drink drive earn eat express fill find finish fit "
-    "fix fly get give grow have hire hold jog keep knit know lift make measure need note order own pack paint pay pick "
-    "plant play pour print produce prove put raise reach read receive rent repair rewrite ride run save say score see "
-    "sell send serve sew ship shop show spend split swim take throw travel try use verify visit walk want wash weigh "
-    "win work write".split()) | _COMPUTATION_VERBS
+    "add afford apply ask assume bake be borrow bring build buy call carry catch change charge check choose clean "
+    "collect compare conclude consider contain continue cook cost count cover cut decide deliver deposit drink drive "
+    "earn eat express feed fill find finish fit fix fly get give grow have help hire hold invest jog keep knit know "
+    "learn lift like make measure need note order own pack paint pay pick plant play pour practice print produce prove "
+    "put raise reach read receive remove rent repair return rewrite ride run save say score see sell send serve sew "
+    "share ship shop show sleep spend split start study swim take teach tell think throw travel try use verify visit "
+    "wait walk want wash watch wear weigh win work write "
+    "arrange attend bike borrow brew burn chop climb close complete craft cycle dance design dig donate download drop "
+    "dry edit enter fold gain gather guess hand harvest hike hunt iron join jump kick knock land lend lose mail mark "
+    "melt mix mop mow move offer open park pass peel place plan plow post prepare press pump purchase push race rake "
+    "record recycle reduce refill repeat replace reserve roll sail scan scoop shovel sign slice sort spray stack stamp "
+    "stir stock store sweep tape taste test tie toss trade train trim type unload vote water weave wrap".split()) | (
+    _COMPUTATION_VERBS)
 """English verbs in their bare form (an allowlist): after a plural subject (`I`, `you`, `we`, `they`, `A duck and a
 goose`: `We add them`, `They get`) and after a modal (`Tom can lift`, `The answer can be`), since Dutch writes `we`
 before its own words (`we dus`) and Vietnamese without its marks writes a name, `can` ("needs") and its own verb
-(`Nam can ban 2,500 kg`, bán, "sell"; `lay`, lấy, "take", is left out)."""
+(`Nam can ban 2,500 kg`, bán, "sell"; `lay`, lấy, "take", is left out; so are `do`, Slavic `I do`, "and to", and
+`come`, Spanish `comes`, "you eat", Italian `come`, "how"). Their `-s` and `-ed` forms (`_VERB_FORMS`) are the only
+regular finite verbs that prove English: a word's shape is none (red team 37 class 1: `Anna keres`, `Hoje tens`,
+`Akkor veszed` paid)."""
+
+
+def _forms(verb: str) -> tuple[str, ...]:
+    """A regular English verb's third person and past (`sells`, `fixes`, `tries`; `added`, `baked`, `tried`,
+    `shipped`), spelled by English's rules."""
+    stem = verb[:-1] + "i" if verb.endswith("y") and verb[-2:-1] not in "aeiou" else verb
+    third = stem + "es" if stem != verb or verb.endswith(("s", "x", "z", "ch", "sh", "o")) else verb + "s"
+    past = stem + "ed" if stem != verb else verb + "d" if verb.endswith("e") else verb + "ed"
+    double = (verb + verb[-1] + "ed",) if len(verb) <= 4 and verb[-1] in "bdgmnprt" and verb[-2:-1] in "aeiou" and (
+        verb[-3:-2] not in "aeiou") else ()
+    return third, past, *double
+
+
+_VERB_FORMS = frozenset(f for v in _BARE_VERBS for f in _forms(v))
+"""The `-s` and `-ed` forms of `_BARE_VERBS`, the regular finite verbs that prove English (`_finite_verb`)."""
 _MODAL_ADVERBS = frozenset("not also only then now still just already never more less".split())
 """Adverbs between a modal and its bare verb (`can also be`, `will then pay`) or after a name's auxiliary (`Mark has
 only`)."""
-_DETERMINERS = frozenset("the this that those each every both my your our their its".split())
+_DETERMINERS = frozenset("the this that those each every both your our their its".split())
 """English determiners that open a subject (`The total is`) or a phrase (`of the students`): none is another
 language's article (French and Portuguese `a`, Danish `her`, Turkish `his` and `her`, Swedish `all`, as in `for all
-mjolk`, are left out); `the` before a lone noun proves nothing (French `Le the vert`, Vietnamese `Nhu the la`), only
+mjolk`, Polish, Czech and Afrikaans `my`, "we", as in `My vrag was`, are left out); `the` before a lone noun proves nothing (French `Le the vert`, Vietnamese `Nhu the la`), only
 with its verb or its preposition."""
 _OBJECT_OPENERS = frozenset(
     "the a an this that these those each every his her its their our my your all both them him it us some half "
@@ -302,19 +329,19 @@ _CONTRACTION_RE = re.compile(
     re.IGNORECASE)
 """English's contractions (`it's`, `there's`, `I'm`, `we've`, `doesn't`): a pronoun's clitic or a negation, written
 so in no other language (French `l'`, `qu'`, Italian `all'` clip the word before)."""
-_MATH_CONNECTIVES = frozenset("and or thus hence therefore where then if".split())
+_MATH_CONNECTIVES = frozenset("and thus hence therefore where then if".split())
 """Words that join math and say nothing of a language (`\\boxed{1} and \\boxed{2}`, `$21, 36, and 82$`): a text of
-one or two of them and math alone is math alone (`_english_words`)."""
+one or two of them and math alone is math alone (`_english_words`). Not `or`: French `Or:` ("gold", red team 37)."""
 _CONNECTIVES = frozenset("thus hence therefore".split())
 """English connectives that open a sentence (`Thus $x = 6$`, `Hence,`): in that place, no other language's word."""
 _IMPERATIVE_VERBS = frozenset("add subtract multiply divide calculate compute find solve simplify sum count".split())
 """A computation's imperative at a sentence's start (`Add all:`, `Divide 3,000 by 2:`), English only with its object in
 English order (`_english_imperative`)."""
 _IMPERATIVE_LINKS = frozenset("by to from and with".split())
+_IMPERATIVE_OBJECTS = frozenset("the all each every both them these those this half twice".split())
+"""What an imperative's object opens with in words (`Add all:`, `Divide the total`): no article or `to`, which other
+languages write after a word spelled as the imperative (red team 37: `Divide a`, `Add a`, `Find to`)."""
 """What links an imperative's two numbers in English order (`Divide 3,000 by 2`; Spanish `entre`, French `par`)."""
-_THIRD_PERSON_RE = re.compile(r"[a-z]+(?:[bcdfgklmnprtvwxz]s|[aeou]ys|[a-z]es)")
-"""A third person's `-s` form of four letters or more: a consonant's `-s` (`gets`, `sells`), `-ys` (`pays`, `buys`),
-`-es` (`goes`, `fixes`); never a vowel's `-s` (Finnish `He taas`, `He myos`, Portuguese `mais`)."""
 _CLAUSE_TOKEN_RE = re.compile(r"[A-Za-z]+|\\?\$|\d+(?:[.,]\d+)*|[^\sA-Za-z\d$\\]+|\\")
 """A clause's tokens: a word, a dollar sign, a number, a run of other marks (a clause's words stand with blanks only
 between them, so a mark parts them: `total_of_the_boxes` holds no phrase)."""
@@ -491,6 +518,8 @@ def _subjects(tokens: list[str], i: int) -> list[tuple[str, int]]:
     lower = token.lower()
     if token == "I" or (lower in _ENGLISH_PERSONS and lower != "i"):
         found.append((_ENGLISH_PERSONS[lower], i + 1))
+        if i + 1 < len(tokens) and tokens[i + 1] in _MODAL_ADVERBS:  # `She also bought` (red team 37 cost a)
+            found.append((_ENGLISH_PERSONS[lower], i + 2))
     if lower in _DETERMINERS or lower in ("a", "an"):
         at, kind = i + 1, "noun" if lower in _DETERMINERS else "article"
         while at < len(tokens) and at <= i + 3 and tokens[at].isalpha() and tokens[at].islower():
@@ -521,7 +550,7 @@ def _after_label(tokens: list[str], at: int) -> int:
 
 def _finite_verb(tokens: list[str], at: int, kind: str) -> bool:
     """Whether `tokens[at]` is a finite verb an English subject of `kind` takes: an auxiliary, modal or copula of
-    `_SUBJECT_VERBS`, a past (`_IRREGULAR_PASTS`, a word in `-ed`), a third person's `-s` (`_THIRD_PERSON_RE`) after a
+    `_SUBJECT_VERBS`, a past (`_IRREGULAR_PASTS`, a listed verb's `-ed`), a listed verb's `-s` (`_VERB_FORMS`) after a
     singular subject, or a bare verb of `_BARE_VERBS` after `I`, `you`, `we`, `they`. After a name or a noun, the
     verb's object follows in English order (`_object_follows`), so a capitalised noun before a word in `-s`
     (German `Haus des Mannes`) is none; a name's modal comes before a bare verb (`Tom can lift`), and a name's verb is
@@ -534,16 +563,19 @@ def _finite_verb(tokens: list[str], at: int, kind: str) -> bool:
     if verb in _MODALS:
         after = tokens[at + 2] if follow in _MODAL_ADVERBS and at + 2 < len(tokens) else follow
         return verb in _SUBJECT_VERBS[kind] and after in _BARE_VERBS and (kind != "name" or after not in _ENGLISH_WORDS)
-    if verb in _SUBJECT_VERBS[kind]:
-        return kind != "name" or _object_follows(follow) or follow in _MODAL_ADVERBS or _past_form(follow)
+    if verb in _DO_SUPPORT:  # `I do not`, `They did buy`; Slavic `I do`, "and to", is none (red team 37)
+        return verb in _SUBJECT_VERBS[kind] and (follow in ("not", "n't") or follow in _BARE_VERBS)
+    if verb in _SUBJECT_VERBS[kind]:  # after a name or an article, before an English word (Polish `A dla was jest`)
+        return kind not in ("name", "article") or _object_follows(follow) or follow in _MODAL_ADVERBS or (
+            _past_form(follow) or (kind == "article" and follow in _ENGLISH_WORDS))
     if kind == "name" and verb in _ENGLISH_WORDS:
         return False
-    past = _past_form(verb)
+    past = _past_form(verb) and not (kind == "name" and verb in _BARE_VERBS)  # Croatian `Svaki put`: `put` a past?
     if kind == "article":
         return False
     if kind == "plural":
         return past or verb in _BARE_VERBS
-    if not (past or _THIRD_PERSON_RE.fullmatch(verb)):
+    if not (past or (verb in _VERB_FORMS and verb.endswith("s"))):
         return False
     if kind == "noun":
         return _object_follows(follow) or (follow.isalpha() and follow.islower())
@@ -551,9 +583,9 @@ def _finite_verb(tokens: list[str], at: int, kind: str) -> bool:
 
 
 def _past_form(token: str) -> bool:
-    """Whether `token` is an English past or participle: a word in `-ed` of four letters or more, or one of
-    `_IRREGULAR_PASTS` (`drove`, `driven`; Spanish `comprado` is none)."""
-    return token in _IRREGULAR_PASTS or (len(token) >= 4 and token.endswith("ed"))
+    """Whether `token` is an English past or participle of a listed verb: a regular one's (`_VERB_FORMS`: `added`,
+    `baked`) or one of `_IRREGULAR_PASTS` (`drove`, `driven`; Spanish `comprado`, Hungarian `veszed` are none)."""
+    return token in _IRREGULAR_PASTS or (token.endswith("ed") and token in _VERB_FORMS)
 
 
 def _object_follows(token: str) -> bool:
@@ -568,7 +600,7 @@ def _english_imperative(tokens: list[str]) -> bool:
     if len(tokens) < 2 or tokens[0].lower() not in _IMPERATIVE_VERBS:
         return False
     if tokens[1].isalpha():
-        return tokens[1].lower() in _OBJECT_OPENERS
+        return tokens[1].lower() in _IMPERATIVE_OBJECTS
     rest = tokens[1:6]
     return _object_follows(tokens[1]) and any(t in _IMPERATIVE_LINKS for t in rest)
 
