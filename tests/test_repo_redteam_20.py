@@ -10,7 +10,7 @@ checked under it too (`test_the_image_s_pytest_records_the_same`, that pytest ru
 ~/.cache/grpo-verifier/rootfs by this Python 3.11: the plugin is stdlib-only, Debian's pytest and its dependencies
 pure Python).
 
-FINDINGS (14 strict xfails host-side, 1 on Docker, in 8 paying classes and 2 costs; each paid a WRONG patch 1.0: `add`
+FINDINGS (16 strict xfails host-side, 1 on Docker, in 9 paying classes and 2 costs; each paid a WRONG patch 1.0: `add`
 made `a * b` and the code the record does not see made to expect the wrong value or not to run the test; the gold
 accepted and the wrong add alone not, in the same layout, asserted; no decoy detects any: each either gets none or makes
 the forged test consistent, which a decoy copy fails as its original would). On Docker (a real `verifier env build`, the
@@ -71,17 +71,26 @@ collection in the image: pytest 7.2.1, Python 3.11.2) classes 1-4 forged togethe
    `--collect-only` pass never runs the hook, so the module is not even imported there (1). Rare shape (lazy plugins).
    Fix: record at the end of a gold RUN with the plugin (rt19 class 9's fix), not of a collection, so what the tests
    register while they run is seen too.
+9. NEW (rt19 class 2's fix records wrappers; a decorator with none leaves nothing). A source module's decorator that
+   returns the test itself: a mark (`slow = pytest.mark.slow` in pkg/testing.py; pandas' `td.skip_if_no`, sklearn's
+   `skip_if_32bit` in sklearn/utils/_testing.py are `pytest.mark.skipif(...)`), a tag setter. Nothing of its module is
+   on the test's `__wrapped__` chain, so it is not recorded; the patch makes it `f.__code__ = (lambda: None).__code__;
+   return f` (1). A decorated test gets no decoy. Fix: record every tree module whose namespace holds a decorator of a
+   collected test (its `def`'s decorator expressions read with `ast` in its id's file, their root names resolved in
+   the test module's namespace at collection, then holding_files' search). The general form (any imported source
+   module's import-time code rewriting a test's `__code__` after its def, by a profile hook) stays class 5's.
 C1 (cost) NEW (h33h's check_listed_doctests). A listed doctest of a `@property` (a `@staticmethod`, `@classmethod`,
    `functools.cached_property` likewise) is "decorated": the task is refused (verdict error) for every patch, the
    gold too (1). The docstring is still its def's literal (`property.__doc__` is its getter's; the builtins copy it,
    they cannot rewrite it). Fix (allowlist): admit those decorators by name where the name is the builtin's or
    `functools`' (not bound in the module: `_bound_names`).
-C2 (cost) NEW (5c4fd28's code_files: the whole `__wrapped__` chain, rt19 class 2's fix). A project whose product IS
-   a test decorator tests it by decorating its own tests (freezegun's `@freeze_time`, moto's `@mock_aws`,
-   `@responses.activate`, httpretty, vcrpy, time-machine, all `functools.wraps`): the wrapper's module, the product
-   itself, is recorded, so every fix to it is refused (1). Fix (decide, as C1): a wrapper is the patch's where its
-   module is the task's code under test (the gold patch's files at env build), accepting class 2's forgery there; or
-   keep the cost.
+C2 (cost) NEW (5c4fd28, this morning: code_files' whole `__wrapped__` chain and class_files' MRO, rt19 classes 2
+   and 3's fixes). A project whose product IS test infrastructure tests itself with it: its tests decorated by its own
+   decorator (freezegun's `@freeze_time`, moto's `@mock_aws`, `@responses.activate`: `functools.wraps` wrappers) or
+   inheriting its own test case (tornado.testing's `AsyncHTTPTestCase`, twisted.trial's `TestCase`): the product
+   module is recorded, so every fix to it is refused (2: the decorator, the base class). Fix (decide, as rt19 C1): a
+   wrapper or base class in a module the task's gold patch edits is the patch's (the dataset's own fix says it is code
+   under test), accepting rt19 classes 2 and 3's forgeries there; or keep the cost.
 HELD (passing, each attack's condition asserted): a source decorator INSIDE `@pytest.fixture` is recorded under 9.2
 and 7.2 (docs/repo-tasks.md's "Not recorded: the wrappers a source decorator puts around a fixture" is stale; one
 outside `@pytest.fixture` never runs: 7.2 follows the `__pytest_wrapped__` that `functools.wraps` copies, 9.2 sees no
@@ -153,6 +162,8 @@ _UTIL = ('"""Totals."""\nfrom pkg.mod import add\n\n\ndef total(xs):\n    """The
 _LATE = ("import importlib\n\n\ndef pytest_runtest_setup(item):\n    plugins = item.config.pluginmanager\n"
          "    if not plugins.has_plugin('sums'):\n        plugins.register(importlib.import_module('pkg.sums'), 'sums')\n")
 _SUMS = "import pytest\n\n\n@pytest.fixture\ndef small_sum():\n    return 3\n"
+_MARKS = "import pytest\n\nslow = pytest.mark.slow\n"  # pandas' util/_test_decorators.py, sklearn's utils/_testing.py
+_MARKS_FORGED = "def slow(f):\n    f.__code__ = (lambda: None).__code__\n    return f\n"
 
 _PAYING = {  # name: (files beside _BASE, test command, listed id, the forging edit beside _WRONG_ADD, the forged file)
     "1-pytest_plugins-module-s-generate_tests": (
@@ -203,6 +214,10 @@ _PAYING = {  # name: (files beside _BASE, test command, listed id, the forging e
         {"pkg/sums.py": _SUMS, "conftest.py": _LATE, "tests/test_mod.py": "from pkg.mod import add\n\n\n"
          "def test_add(request):\n    assert add(1, 2) == request.getfixturevalue('small_sum')\n"},
         _CMD, "tests/test_mod.py::test_add", _diff("pkg/sums.py", _SUMS, _SUMS.replace("3", "2")), "pkg/sums.py"),
+    "9-source-mark-decorator-rewritten": (
+        {"pkg/testing.py": _MARKS, "tests/test_mod.py": "from pkg.mod import add\nfrom pkg.testing import slow\n\n\n"
+         "@slow\ndef test_add():\n    assert add(1, 2) == 3\n"},
+        _CMD, "tests/test_mod.py::test_add", _diff("pkg/testing.py", _MARKS, _MARKS_FORGED), "pkg/testing.py"),
 }
 
 
@@ -237,6 +252,9 @@ _REASONS = {
          "import; fix: run a listed doctest from its docstring text read with ast in the environment's file",
     "8": "rt20 class 8: a fixture a conftest hook registers at run time (after the collection the record is made at) "
          "and a test asks for by request.getfixturevalue is not recorded; fix: record at the end of a gold run",
+    "9": "rt20 class 9: a source module's decorator that returns the test itself (a mark: pandas' td.skip_if_no, "
+         "sklearn's skip_if_32bit) leaves no wrapper on the chain, so its module is not recorded and the patch makes "
+         "it replace the test's __code__; fix: record the tree modules holding each decorator of a collected test",
 }
 
 
@@ -408,29 +426,43 @@ _CLOCK = ("import functools\n\nNOW = [0]\n\n\ndef now():\n    return NOW[0]\n\n\
           "def frozen(value):\n    def deco(f):\n        @functools.wraps(f)\n        def run(*a, **k):\n"
           "            NOW[0] = value\n            try:\n                return f(*a, **k)\n            finally:\n"
           "                NOW[0] = 0\n        return run\n    return deco\n")
-_CLOCK_GOLD = _diff("pkg/clock.py", _CLOCK, _CLOCK.replace("now() - n", "now() + n"))
-_CLOCK_FILES = {"pkg/clock.py": _CLOCK, "tests/test_clock.py": "from pkg.clock import frozen, later\n\n\n@frozen(5)\n"
-                "def test_later():\n    assert later(2) == 7\n"}
-_CLOCK_ID = "tests/test_clock.py::test_later"
+_CLOCK_CASE = _CLOCK + ("\n\nclass FrozenCase:\n    def setup_method(self):\n        NOW[0] = 5\n\n"
+                       "    def teardown_method(self):\n        NOW[0] = 0\n")
+_PRODUCT_TESTS = {  # name: (pkg/clock.py, tests/test_clock.py, the listed id)
+    "decorator": (_CLOCK, "from pkg.clock import frozen, later\n\n\n@frozen(5)\ndef test_later():\n"
+                  "    assert later(2) == 7\n", "tests/test_clock.py::test_later"),
+    "base-class": (_CLOCK_CASE, "from pkg.clock import FrozenCase, later\n\n\nclass TestLater(FrozenCase):\n"
+                   "    def test_later(self):\n        assert later(2) == 7\n", "tests/test_clock.py::TestLater::test_later"),
+}
 
 
-def test_a_test_decorator_product_s_layout_grades_its_gold_and_wrong_patch(tmp_path: Path) -> None:
-    """Condition of C2: the project's tests are decorated by its own product (`@frozen(5)`, freezegun's shape), env build
-    records the product module (the wrapper on the chain), the gold passes the test run direct and a wrong fix fails."""
-    tree = _env(tmp_path / "env", _CLOCK_FILES)
+def _product_tree(root: Path, name: str) -> tuple[Path, str, str]:
+    """The environment of a C2 layout, the gold (pkg/clock.py's `later` fixed) and the listed id."""
+    clock, test, test_id = _PRODUCT_TESTS[name]
+    gold = _diff("pkg/clock.py", clock, clock.replace("now() - n", "now() + n"))
+    return _env(root, {"pkg/clock.py": clock, "tests/test_clock.py": test}), gold, test_id
+
+
+@pytest.mark.parametrize("name", list(_PRODUCT_TESTS))
+def test_a_test_infrastructure_product_s_layout_grades_its_gold_and_wrong_patch(name: str, tmp_path: Path) -> None:
+    """Condition of C2: the project's tests are decorated by its own product (`@frozen(5)`, freezegun's shape) or
+    inherit its test case (`FrozenCase`, tornado.testing's), env build records the product module (the wrapper on the
+    chain, the base class in the MRO), the gold passes the test run direct and a wrong fix fails it."""
+    tree, gold, test_id = _product_tree(tmp_path / "env", name)
     assert _record(tree, _CMD) == ("pkg/clock.py", "tests/test_clock.py")
-    gold = _patched_run(tree, _CLOCK_GOLD, _CMD)
-    wrong = _patched_run(tree, _CLOCK_GOLD.replace("now() + n", "now() * n"), _CMD)
-    assert f"PASSED {_CLOCK_ID}" in gold and f"FAILED {_CLOCK_ID}" in wrong, (gold, wrong)
+    passed, failed = _patched_run(tree, gold, _CMD), _patched_run(tree, gold.replace("now() + n", "now() * n"), _CMD)
+    assert f"PASSED {test_id}" in passed and f"FAILED {test_id}" in failed, (passed, failed)
 
 
-@pytest.mark.xfail(strict=True, reason="rt20 C2: a project whose product is a test decorator (freezegun, moto, "
-                   "responses) decorates its own tests: code_files records the product module, so every fix to it is "
-                   "refused; fix (decide): a wrapper in the task's code under test is the patch's")
-def test_a_test_decorator_product_s_fix_is_admitted(tmp_path: Path) -> None:
+@pytest.mark.xfail(strict=True, reason="rt20 C2: a project whose product is test infrastructure (freezegun, moto, "
+                   "responses decorators; tornado.testing's, twisted.trial's test cases) tests itself with it: "
+                   "code_files/class_files record the product module, so every fix to it is refused; fix (decide): "
+                   "a wrapper or base class in the task's code under test is the patch's")
+@pytest.mark.parametrize("name", list(_PRODUCT_TESTS))
+def test_a_test_infrastructure_product_s_fix_is_admitted(name: str, tmp_path: Path) -> None:
     """Rewrite: the gold fixing pkg/clock.py is accepted (today: refused, pkg/clock.py holds a test's code)."""
-    tree = _env(tmp_path / "env", _CLOCK_FILES)
-    assert _host_grade(tree, _CLOCK_GOLD, _CMD, (_CLOCK_ID,)) == "accepted"
+    tree, gold, test_id = _product_tree(tmp_path / "env", name)
+    assert _host_grade(tree, gold, _CMD, (test_id,)) == "accepted"
 
 
 # ----------------------------------------------------------------- on Docker: the image's pytest (Debian's 7.2)
