@@ -10,7 +10,7 @@ checked under it too (`test_the_image_s_pytest_records_the_same`, that pytest ru
 ~/.cache/grpo-verifier/rootfs by this Python 3.11: the plugin is stdlib-only, Debian's pytest and its dependencies
 pure Python).
 
-FINDINGS (16 strict xfails host-side, 1 on Docker, in 9 paying classes and 2 costs; each paid a WRONG patch 1.0: `add`
+FINDINGS (17 strict xfails host-side, 1 on Docker, in 9 paying classes and 2 costs; each paid a WRONG patch 1.0: `add`
 made `a * b` and the code the record does not see made to expect the wrong value or not to run the test; the gold
 accepted and the wrong add alone not, in the same layout, asserted; no decoy detects any: each either gets none or makes
 the forged test consistent, which a decoy copy fails as its original would). On Docker (a real `verifier env build`, the
@@ -52,13 +52,18 @@ collection in the image: pytest 7.2.1, Python 3.11.2) classes 1-4 forged togethe
    module under test is always the patch's); grade an imported test by a copy of its environment text planted in its
    id's file (its `def` as the dataset has it, renamed and read back as the listed id, with its twin), so the test
    that runs is the dataset's code whatever the import returns.
-6. DECIDED trade-off pays (rt19 C1: the project's own `pytest11` entry-point plugin is the patch's). A fixture of the
+6. DECIDED trade-off pays (rt19 C1: the project's own `pytest11` entry-point plugin is the patch's), and a NEW spelling
+   of it (h33h's `_named`). A fixture of the
    project's own plugin that the tests take their expected value from (`small_sum`, the bug in pkg/mod.py): the patch
-   fixes nothing and makes the fixture return the wrong add's value (1). The entry point itself is not a spelling the
+   fixes nothing and makes the fixture return the wrong add's value; and a spelling of C1's rule: the root conftest's
+   `pytest_plugins = ['sums']` naming the plugin by its entry point's name (pytest resolves it to the registered
+   plugin; `_named` looks the name up in `sys.modules`, finds nothing, and leaves it the project's, while
+   `['pkg.plugin']` is the dataset's) (2). The entry point itself is not a spelling the
    patch controls (held below: a dist-info, egg-info, setup.cfg or pyproject entry point of the patch's is refused),
    but every fixture, hook and module the environment's entry point registers is the patch's to rewrite. Fix (decide):
    record the entry point's fixtures a collected test uses (its `name2fixturedefs`) too, refusing C1's right patch
-   (a false negative, the lesser bug), or grade such a fixture's change only where the gold patch changes it too.
+   (a false negative, the lesser bug), or grade such a fixture's change only where the gold patch changes it too; and
+   resolve `pytest_plugins` names as pytest does (`pluginmanager.get_plugin(name)`, then `sys.modules`).
 7. OLD (documented "Not closed": a source module's code setting the listed function's `__doc__`). A listed module
    doctest whose def passes `check_listed_doctests` (its own literal docstring), its `__doc__` rewritten from
    pkg/__init__.py (`_u.total.__doc__ = _u.total.__doc__.replace(...)`: one line, imported first) (1). Fix: run a
@@ -206,6 +211,10 @@ _PAYING = {  # name: (files beside _BASE, test command, listed id, the forging e
     "6-entry-point-fixture-s-expected-value": (
         _ENTRY, _CMD, "tests/test_mod.py::test_add", _diff("pkg/plugin.py", _PLUGIN, _PLUGIN.replace("3", "2")),
         "pkg/plugin.py"),
+    # the dataset names the plugin (its entry point's name, as pytest resolves `pytest_plugins`): still the patch's
+    "6-pytest_plugins-names-the-entry-point": (
+        {**_ENTRY, "conftest.py": "pytest_plugins = ['sums']\n"}, _CMD, "tests/test_mod.py::test_add",
+        _diff("pkg/plugin.py", _PLUGIN, _PLUGIN.replace("3", "2")), "pkg/plugin.py"),
     "7-listed-doctest-s-__doc__-set-by-the-package": (
         {"pkg/util.py": _UTIL}, _DOCTEST_CMD, "pkg/util.py::pkg.util.total",
         _diff("pkg/__init__.py", "\n", "import pkg.util as _u\n\n_u.total.__doc__ = _u.total.__doc__.replace('    3\\n', "
@@ -247,7 +256,8 @@ _REASONS = {
          "(the package's __init__, the module under test); no decoy for an imported test; fix: grade an imported "
          "test by a copy of its environment text planted in its id's file",
     "6": "rt20 class 6 (rt19 C1's decision pays): a fixture of the project's own pytest11 plugin supplying a test's "
-         "expected value is the patch's to rewrite; fix (decide): record the entry point's fixtures the tests use",
+         "expected value is the patch's to rewrite, also where the conftest names it by its entry point's name; fix "
+         "(decide): record the entry point's fixtures the tests use; resolve pytest_plugins names as pytest does",
     "7": "rt20 class 7 (documented not closed): a listed doctest's __doc__ rewritten from another source module at "
          "import; fix: run a listed doctest from its docstring text read with ast in the environment's file",
     "8": "rt20 class 8: a fixture a conftest hook registers at run time (after the collection the record is made at) "
