@@ -1038,11 +1038,14 @@ class Launcher:
         body = b"\0".join(argv) + b"\0\0" + b"\0".join(f"{k}={v}".encode() for k, v in env.items())
         msg = len(body).to_bytes(4, "big") + body
         self.resume()  # a launcher the session's processes stopped between commands
+        deadline = time.monotonic() + wait_s  # one bound for the whole exchange (red team 18: each part had its own)
         try:
             self.sock.settimeout(wait_s)
             sent = socket.send_fds(self.sock, [msg], list(fds))
-            self.sock.sendall(msg[sent:])
-            line = self._line(time.monotonic() + wait_s)
+            if sent < len(msg):  # sendall's timeout bounds its whole send (Python 3.5+)
+                self.sock.settimeout(max(deadline - time.monotonic(), 0.001))
+                self.sock.sendall(msg[sent:])
+            line = self._line(deadline)
         except OSError:
             line = None
         finally:
