@@ -37,7 +37,7 @@ from .languages import LANGUAGES
 
 ENV_FILE = "environment.json"  # an environment's directory: this file ({"language": ...}) and repo/
 BUILDS = ".builds"  # ROOT/.builds/<key>: one folder a build (a task cannot name it: names start with no '.')
-BUILD_FORMAT = 3  # what this module does to a recipe: part of the key, raised when that changes (2: the tree sealed; 3: test_sources)
+BUILD_FORMAT = 4  # what this module does to a recipe: part of the key, raised when that changes (2: the tree sealed; 3: test_sources; 4: test_discovery)
 INSTALL_TIMEOUT_S = 1800
 _SHA = re.compile(r"[0-9a-f]{40}\Z")
 _KEY = re.compile(r"[0-9a-f]{24}\Z")
@@ -192,14 +192,17 @@ def build_environment(recipe: Recipe, root: str | Path, config: SandboxConfig | 
         try:
             _checkout(recipe.repo, commit, tmp / "repo")
             sources: list[str] | None = None
+            discovery: dict[str, Any] | None = None
             if recipe.install:
-                sources = _install(recipe, tmp / "repo", config or SandboxConfig(), progress)
+                sources, discovery = _install(recipe, tmp / "repo", config or SandboxConfig(), progress)
             shutil.rmtree(tmp / "repo" / ".git", ignore_errors=True)
             seal(str(tmp / "repo"))  # writable by its owner alone (sandbox/repo/apply.py `sealed`: a task must not change it)
-            meta = {"language": recipe.language, "name": recipe.name, "key": key, "commit": commit,
+            meta: dict[str, Any] = {"language": recipe.language, "name": recipe.name, "key": key, "commit": commit,
                     "test_cmd": recipe.test_cmd, "report": recipe.report, "install": list(recipe.install)}
             if sources is not None:
                 meta[SOURCES_KEY] = sources
+            if discovery is not None:
+                meta[DISCOVERY_KEY] = discovery
             (tmp / ENV_FILE).write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
             tmp.chmod(0o755)
             if force and dest.exists():
@@ -245,11 +248,12 @@ def _checkout(source: str, commit: str, dest: Path) -> None:
 
 
 def _install(recipe: Recipe, tree: Path, config: SandboxConfig,
-             progress: Callable[[str], None]) -> list[str] | None:
+             progress: Callable[[str], None]) -> tuple[list[str] | None, dict[str, Any] | None]:
     """Run the install steps in a container of the language's sandbox image (the interpreter the tests
     run under), as this user so the files are ours, the tree at /env/repo, the wheels at /wheels; then,
     for a pytest recipe, the test command's collection with our plugin (`sources_line`): the files that
-    hold a collected test's code, returned (None: not a pytest recipe)."""
+    hold a collected test's code and pytest's resolved discovery, returned (None: not a pytest recipe, or no
+    process could say its discovery)."""
     import docker
 
     from .build import find_image
@@ -283,7 +287,9 @@ def _install(recipe: Recipe, tree: Path, config: SandboxConfig,
                 raise RuntimeError(f"{recipe.name}: the install steps exited {rc}:\n{log}")
         finally:
             c.remove(force=True)
-        return read_sources(out / SOURCES_FILE, "/env/repo") if record else None
+        if not record:
+            return None, None
+        return read_sources(out / SOURCES_FILE, "/env/repo"), read_discovery(out / SOURCES_FILE, "/env/repo")
     finally:
         shutil.rmtree(out, ignore_errors=True)
         client.close()
@@ -346,6 +352,67 @@ def read_sources(path: str | Path, root: str) -> list[str]:
     if len(files) > SOURCES_MAX_FILES:
         raise RuntimeError(f"the test collection recorded over {SOURCES_MAX_FILES} files holding tests")
     return sorted(files)
+
+
+# Each pytest process's resolved discovery (the plugin's `discovery`, rt18 D and E) and the Python test modules it
+# collected, kept in environment.json (DISCOVERY_KEY) for admission (sandbox/repo/patch.py `Discovery`).
+DISCOVERY_KEY = "test_discovery"
+DISCOVERY_MAX_PROCESSES = 1000  # pytest sessions of one collection recorded
+DISCOVERY_MAX_WORDS = 1000  # roots or patterns of one session
+
+
+def read_discovery(path: str | Path, root: str) -> dict[str, Any] | None:
+    """The plugin's discovery records (`path`, the JSON lines `read_sources` reads: it runs first and bounds them) as
+    {"processes": [{"roots", "python_files", "doctest_glob", "doctest_modules", "rootdir"}], "modules": [...]}, paths
+    relative to `root` (a root holding the whole tree is "", one outside it dropped). None where a process could
+    not say (an old pytest: admission then reads the configuration's text, over-inclusive); RuntimeError where a
+    record does not read."""
+    with open(path, "rb") as fh:
+        lines = fh.read(SOURCES_MAX_BYTES + 1).splitlines()
+    processes: list[dict[str, Any]] = []
+    modules: set[str] = set()
+    for line in lines:
+        try:
+            record = json.loads(line)
+        except ValueError:
+            raise RuntimeError("the test collection's record of test discovery does not read") from None
+        if not isinstance(record, dict):
+            raise RuntimeError("the test collection's record of test discovery does not read")
+        if "modules" in record:
+            modules.update(rel for rel in (_relative(n, root) for n in _words(record["modules"])) if rel)
+        if "discovery" not in record:
+            continue
+        found = record["discovery"]
+        if found is None:
+            return None
+        if not isinstance(found, dict) or not isinstance(found.get("doctest_modules"), bool):
+            raise RuntimeError("the test collection's record of test discovery does not read")
+        roots = [r for r in (_holding(n, root) for n in _words(found.get("roots"))) if r is not None]
+        named = found.get("rootdir")
+        rootdir = _holding(named, root) if isinstance(named, str) else None
+        processes.append({"roots": sorted(set(roots)), "python_files": _words(found.get("python_files")),
+                          "doctest_glob": _words(found.get("doctest_glob")),
+                          "doctest_modules": found["doctest_modules"], "rootdir": rootdir})
+    if len(processes) > DISCOVERY_MAX_PROCESSES:
+        raise RuntimeError(f"the test collection recorded over {DISCOVERY_MAX_PROCESSES} pytest sessions")
+    return {"processes": processes, "modules": sorted(modules)}
+
+
+def _words(value: object) -> list[str]:
+    """A record's list of strings, bounded; RuntimeError where it is not one."""
+    if not (isinstance(value, list) and all(isinstance(v, str) for v in value)) or len(value) > DISCOVERY_MAX_WORDS:
+        raise RuntimeError("the test collection's record of test discovery does not read")
+    return list(value)
+
+
+def _holding(name: str, root: str) -> str | None:
+    """`name` (an absolute folder or file) relative to `root`: "" where it holds the whole tree, None outside it."""
+    if not os.path.isabs(name):
+        return None
+    name = os.path.normpath(name)
+    if name == root or root.startswith(name.rstrip("/") + "/"):
+        return ""
+    return _relative(name, root)
 
 
 def _relative(name: str, root: str) -> str | None:

@@ -28,7 +28,7 @@ from . import checks
 from .backend import ENV_MOUNT
 from .config import SandboxConfig
 from .keys import reuse_key
-from .environments import ENV_FILE, SOURCES_KEY
+from .environments import DISCOVERY_KEY, ENV_FILE, SOURCES_KEY
 from .contract import DETAIL_MAX, EXTRACT_MAX, HOST_FAULTS, RepoTask, code_outcome, test_result
 from .languages import LANGUAGES, Language
 from .plan import InfraFailure, guarded, new_job_dir
@@ -37,8 +37,8 @@ from .repo.apply import (Overrides, View, apply_patch, config_texts, own_bytes, 
 from .repo.decoys import Decoy, Reader, go_decoy, go_pair, pytest_decoy, pytest_pair
 from .repo.golang import Targets, defining_dirs, environment_test_files, go_lookup, import_path, package_dir, resolve_packages
 from .repo.grading import MISSING, Resolution, lookup, resolve
-from .repo.patch import (Patch, PatchError, check_admitted, check_config_sections, check_doctests, check_listed_doctests,
-                         command_files, listed_test_files, read_patch)
+from .repo.patch import (Discovery, Patch, PatchError, check_admitted, check_config_sections, check_doctests,
+                         check_listed_doctests, command_files, listed_test_files, read_discovery_record, read_patch)
 from .repo.results import STATUSES, ReportError, junit_key, parse_go_events, parse_pytest, parse_pytest_log, worst
 
 WORK = "/work"  # the runner's job directories (sandbox/harness/pid1.py WORK)
@@ -207,6 +207,27 @@ def environment_sources(build: str) -> frozenset[str]:
     return frozenset(sources)
 
 
+def environment_discovery(build: str) -> Discovery | None:
+    """What pytest resolved of its test discovery when the environment was built (`test_discovery` in
+    environment.json, sandbox/environments.py `read_discovery`; rt18 D, E): a test module is one it collects under its
+    collection roots (`command_files`). None for a build without the record (an old build, a runner other than
+    pytest, a pytest that could not say): the configuration's text is read then, over-inclusive. A malformed record
+    is the environment's fault, not retryable."""
+    try:
+        with open(os.path.join(build, ENV_FILE), encoding="utf-8") as fh:
+            record = json.load(fh).get(DISCOVERY_KEY)
+    except (OSError, ValueError, AttributeError) as e:
+        raise InfraFailure(f"environment build {os.path.basename(build)!r} is broken ({type(e).__name__})",
+                           retryable=False) from None
+    if record is None:
+        return None
+    try:
+        return read_discovery_record(record)
+    except ValueError as e:
+        raise InfraFailure(f"environment build {os.path.basename(build)!r} is broken: `{DISCOVERY_KEY}` does not read "
+                           f"({e})", retryable=False) from None
+
+
 def make_repo_plan(task: RepoTask, config: SandboxConfig) -> RepoPlan | dict:
     """The plan, or the result when the patch decides it before anything runs (module docstring)."""
     env = environment_language(config.repo_environments, task.environment)
@@ -227,7 +248,7 @@ def make_repo_plan(task: RepoTask, config: SandboxConfig) -> RepoPlan | dict:
     # the allowlist; the task's test files (its test patch's, its listed test ids', its command's) are protected like
     # every test file (rt17 1: a listed test is the dataset's whatever its file is named)
     listed = listed_test_files((*task.fail_to_pass, *task.pass_to_pass))
-    command = command_files(task.test_cmd, tree)
+    command = command_files(task.test_cmd, tree, environment_discovery(env.build))
     try:
         check_admitted(patch, lang.name, lambda path: tree_kind(tree, path), (*(tests.paths if tests else ()), *listed),
                        command, sources)

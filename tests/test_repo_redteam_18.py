@@ -7,7 +7,7 @@ the code under test is not hostile here) with the product's PYTEST_ADDOPTS, its 
 resolved by `resolve` as `_verdict` does (`_host_grade`); make_repo_plan itself is called on a hand-built environment
 directory (`_real_plan`) to show it plants no decoy for classes A and B.
 
-FINDINGS (21 strict xfails in 5 classes as found; 12 left, STATUS below; A, B and C paid a WRONG patch 1.0 through the host-side grade, the runner NOT
+FINDINGS (21 strict xfails in 5 classes as found; 4 left, STATUS below; A, B and C paid a WRONG patch 1.0 through the host-side grade, the runner NOT
 fooled at all: the test that runs is the dataset's id, its code or expected value the patch's):
 A. A listed test's body lives in a source module (RED-TEAM class 1/4; not rt17 2's helper, the test itself): a test
    module imports its tests (`from pkg.conformance import test_add_small`) or inherits them (`class TestAdd(AddChecks)`)
@@ -37,7 +37,8 @@ C. Modules' doctests run by a route `CommandFiles.doctest_modules` does not read
    fixed names only), and xdoctest's `--xdoctest` (3; the first two host-graded `accepted`). Fix idea: read the
    configuration pytest would read (`-c`, `--config-file`) with the command, and run `check_doctests` for every Python
    task (a right patch must then keep every example, E's cost) or for the modules a listed test's file imports.
-D. Test discovery spelled where `discovery_patterns` does not read it (class 1; reward as rt17 1's: where the module's
+D (CLOSED, h33i: pytest's own resolved discovery recorded at env build). Test discovery spelled where
+   `discovery_patterns` does not read it (class 1; reward as rt17 1's: where the module's
    tests are not listed, the listed ones' files being protected by id): `addopts = -o python_files=...` in the
    configuration (the `-o` reading is the command's only), `-c ci/checks.ini` with its own `python_files`, pytest >= 9's
    `pytest.toml` (refused to the patch by SPECIAL_NAMES, never read for patterns), `-munittest` (no space: no
@@ -45,7 +46,8 @@ D. Test discovery spelled where `discovery_patterns` does not read it (class 1; 
    by the host's pytest / unittest, asserted). Fix idea: read the configuration as pytest does (its `-c`/
    `--config-file`, `pytest.toml`, addopts' `-o`/`--override-ini`), or the gold run's collected modules stored at
    env build.
-E. A RIGHT patch refused (class 6 of rt17, new rows): a discovery pattern applied in every folder, not the runner's
+E (discovery rows CLOSED, h33i: a pattern counts under its collection roots; doctest rows open). A RIGHT patch
+   refused (class 6 of rt17, new rows): a discovery pattern applied in every folder, not the runner's
    (`testpaths = tests` with `python_files = *.py`, pytest's own documented recipe and real configurations: every
    source file of the repository is "test code", so every gold patch is refused); unittest's `-p '*.py'` likewise;
    and a pytest segment naming a folder called `unittest` reads as a unittest run (`test*.py` refuses `pkg/testing.py`)
@@ -62,7 +64,14 @@ collected test's code or a fixture its module imports (`test_sources`); admissio
 (`_host_grade` records the tree as env build does, `_record`). B closed, and C where the doctest is listed (a -c
 configuration, xdoctest's ids): a listed module doctest's file is the dataset's whole (`listed_test_files`; a patch
 rebinding the doctest's name is refused too, which no reading of the text sees). Open: C's `doctest.testmod` in a
-listed test (1 strict xfail: a collection does not see what a test runs), D, E.
+listed test (1 strict xfail: a collection does not see what a test runs), E's doctest rows (2 strict xfails).
+STATUS (h33i): D CLOSED and E's discovery rows CLOSED: env build's collection (sandbox/repo/sources_plugin.py
+`discovery`) records per pytest process what pytest itself resolved (python_files as `config.getini` reads it: addopts'
+`-o`, a `-c` file, pytest.toml; the collection roots, `--pyargs` resolved to the module's file; the Python test modules
+collected), environment.json keeps it (`test_discovery`), and admission counts a pattern under a root only
+(sandbox/repo/patch.py `Discovery`, `Scoped`) where the record covers the command (`_record_covers`; else the text's
+reading, over-inclusive). unittest from the command (`unittest_patterns`): `-munittest` is a unittest segment, a pattern
+counts under `-s`, and a pytest segment naming a folder called unittest is no unittest run.
 HELD (passing, each attack's condition asserted): under --doctest-modules a `# doctest: +SKIP` or `+ELLIPSIS` directive
 added to a kept example, and its expected output widened to `...`, are refused; a listed id with parameters holding
 `::`, `.` or `/`, a class, `./` or `a/../` protects its file; `python_files` with several lines or `:` as delimiter,
@@ -75,6 +84,7 @@ asserted: 96 KB of `>>>` lines 0.16 s, 64 KB of continuation lines 0.008 s, 96 K
 from __future__ import annotations
 
 import difflib
+import json
 import os
 import shutil
 import subprocess
@@ -84,7 +94,7 @@ from typing import Any
 
 import pytest
 
-from tests.test_repo_redteam_17 import _FIX, _PYTEST, _WRONG, _edit, _refusal, _refusal_applied, _tree
+from tests.test_repo_redteam_17 import _FIX, _PYTEST, _WRONG, _edit, _new, _refusal, _refusal_applied, _tree
 
 _ADD = "def add(a, b):\n    return a - b\n"
 _GOLD = _edit("pkg/mod.py", "    return a - b", "    return a + b").replace("@@ -1 +1 @@", "@@ -2 +2 @@")
@@ -124,7 +134,8 @@ def _host_grade(tree: Path, completion: str, cmd: str, f2p: tuple[str, ...], p2p
         check_listed_doctests((*f2p, *p2p), lambda p: read_current(str(tree), p, {}))
     except PatchError as e:
         return "task fault: " + str(e)
-    refused = _refusal_applied(tree, completion, cmd, _record(tree, cmd), (*f2p, *p2p))
+    sources, discovery = _recorded(tree, cmd)
+    refused = _refusal_applied(tree, completion, cmd, sources, (*f2p, *p2p), discovery)
     if refused:
         return "refused: " + refused
     task: Any = parse_task({"id": "rt18", "kind": "repo", "environment": "rt18", "completion": completion,
@@ -163,20 +174,33 @@ def _pytest_run(work: Path, cmd: str, env: dict[str, str] | None = None) -> subp
 
 
 def _record(tree: Path, cmd: str) -> tuple[str, ...]:
-    """What env build records of `tree` (sandbox/environments.py: its `sources_line` run by the environment's
-    interpreter, here this one's pytest, with the product's plugin file under its module name; `read_sources`): the
-    files that hold a collected test's code."""
-    from sandbox.environments import PLUGIN, PLUGIN_MODULE, SOURCES_FILE, read_sources, sources_line
+    """What env build records of `tree` (`_recorded`): the files that hold a collected test's code."""
+    return _recorded(tree, cmd)[0]
 
-    assert cmd.startswith("python3 ")
+
+def _recorded(tree: Path, cmd: str, raw: bool = False) -> tuple[tuple[str, ...], Any]:
+    """What env build records of `tree` (sandbox/environments.py: its `sources_line` run by the environment's
+    interpreter, here this one's pytest, with the product's plugin file under its module name; `read_sources`,
+    `read_discovery`): the files that hold a collected test's code, and pytest's resolved discovery as admission
+    reads it from environment.json (`read_discovery_record`; None for a unittest command, whose build records nothing;
+    `raw`: as environment.json stores it)."""
+    from sandbox.environments import PLUGIN, PLUGIN_MODULE, SOURCES_FILE, read_discovery, read_sources, sources_line
+    from sandbox.repo.patch import read_discovery_record
+
+    assert "python3 " in cmd
+    if "pytest" not in cmd:  # a unittest command: env build records a pytest report's collection only
+        return (), None
     rec = tree.parent / f"{tree.name}-record"
     shutil.rmtree(rec, ignore_errors=True)
     rec.mkdir()
     shutil.copyfile(PLUGIN, rec / f"{PLUGIN_MODULE}.py")
-    line = sources_line(f"{sys.executable} {cmd[len('python3 '):]}", str(rec / SOURCES_FILE), str(rec))
+    line = sources_line(cmd.replace("python3 ", f"{sys.executable} "), str(rec / SOURCES_FILE), str(rec))
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST", "PYTHON", "COV"))}
     subprocess.run(line, shell=True, cwd=tree, env=clean, timeout=300, check=True)
-    return tuple(read_sources(rec / SOURCES_FILE, os.path.realpath(tree)))
+    root = os.path.realpath(tree)
+    sources = tuple(read_sources(rec / SOURCES_FILE, root))  # first: RuntimeError where nothing was recorded
+    found = json.loads(json.dumps(read_discovery(rec / SOURCES_FILE, root)))  # environment.json's round trip
+    return sources, found if raw or found is None else read_discovery_record(found)
 
 
 def _collected(tree: Path, cmd: str) -> str:
@@ -231,15 +255,13 @@ def test_a_test_defined_in_a_source_module_grades_its_gold_and_wrong_patch(name:
 
 
 def _real_plan(tree: Path, completion: str, cmd: str, test_id: str, sources: tuple[str, ...] | None = None,
-               folder: str = "built") -> object:
+               folder: str = "built", discovery: dict[str, Any] | None = None) -> object:
     """make_repo_plan's own plan for `tree` as a built environment (environment.json beside repo/, host-side: nothing
-    runs; `sources`: its `test_sources`, env build's record, None for a build without one): its decoys' ids, or the
-    result that refused the patch."""
-    import json
-
+    runs; `sources`: its `test_sources`, env build's record, None for a build without one; `discovery` its
+    `test_discovery`): its decoys' ids, or the result that refused the patch."""
     from sandbox.config import SandboxConfig
     from sandbox.contract import parse_task
-    from sandbox.environments import ENV_FILE, SOURCES_KEY
+    from sandbox.environments import DISCOVERY_KEY, ENV_FILE, SOURCES_KEY
     from sandbox.repo_job import RepoPlan, make_repo_plan
 
     build = tree.parent / folder / "rt18"
@@ -248,6 +270,8 @@ def _real_plan(tree: Path, completion: str, cmd: str, test_id: str, sources: tup
     meta: dict[str, Any] = {"language": "python", "expected": {}}
     if sources is not None:
         meta[SOURCES_KEY] = list(sources)
+    if discovery is not None:
+        meta[DISCOVERY_KEY] = discovery
     (build / ENV_FILE).write_text(json.dumps(meta))
     task: Any = parse_task({"id": "rt18", "kind": "repo", "environment": "rt18", "completion": completion, "test_cmd": cmd,
                             "fail_to_pass": [test_id], "pass_to_pass": [], "report": "pytest"})
@@ -505,15 +529,25 @@ def test_the_runner_collects_the_unread_test_module(name: str, tmp_path: Path) -
     assert _refusal(tree, _FIX, cmd) == ""
 
 
-@pytest.mark.xfail(strict=True, reason="rt18 class D, discovery spelled where discovery_patterns does not read it "
-                   "(addopts' -o python_files, a -c configuration, pytest.toml, -munittest, --pyargs): the test module is source; "
-                   "fix: read the configuration as pytest does, or the gold run's collected modules")
 @pytest.mark.parametrize("name", list(_UNREAD))
 def test_a_test_module_by_unread_discovery_is_refused(name: str, tmp_path: Path) -> None:
-    """Near miss: the wrong patch plus the collected test's assertion rewritten (`X == 1` made `X == 3`)."""
+    """Near miss: the wrong patch plus the collected test's assertion rewritten (`X == 1` made `X == 3`), and a new
+    module of the pattern beside it (collected too: its import runs in the tests' process). Closed: env build records
+    pytest's own resolved discovery (sandbox/repo/sources_plugin.py `discovery`: python_files as pytest reads it, the
+    collection roots with --pyargs resolved, the modules collected) and admission counts it (`Discovery`); unittest's
+    `-munittest` is a unittest segment (`_runs_unittest`). Rewrite: the right patch beside it is admitted."""
     _, cmd, path = _UNREAD[name]
     tree = _unread_tree(tmp_path, name)
-    assert _refusal(tree, _WRONG + _edit(path, "X = 1", "X = 3").replace("@@ -1 +1 @@", "@@ -3 +3 @@"), cmd)
+    sources, discovery = _recorded(tree, cmd)
+    assert (discovery is None) == ("unittest" in cmd)  # the record where pytest runs, the text's reading where not
+    assert _refusal(tree, _FIX, cmd, sources=sources, discovery=discovery) == ""
+    forged = _WRONG + _edit(path, "X = 1", "X = 3").replace("@@ -1 +1 @@", "@@ -3 +3 @@")
+    assert _refusal(tree, forged, cmd, sources=sources, discovery=discovery)
+    assert "test runner's discovery" in _refusal(tree, forged, cmd, discovery=discovery)  # the discovery alone
+    if "pyargs" not in cmd:  # a new module of the collected name (--pyargs names one module: no pattern)
+        new = path.replace("check_api", "check_new").replace("testutils", "testnew")
+        assert "test runner's discovery" in _refusal(tree, _WRONG + _new(new, "X = 3"), cmd, sources=sources,
+                                                     discovery=discovery)
 
 
 _READ = {  # held: spellings discovery_patterns reads (name: files, test command)
@@ -584,16 +618,60 @@ def test_the_runner_collects_no_source_module(name: str, tmp_path: Path) -> None
         assert "tests/" in out and "pkg/" not in out, out
 
 
-@pytest.mark.xfail(strict=True, reason="rt18 class E, a RIGHT patch refused: a discovery pattern counts in every "
-                   "folder (python_files = *.py under testpaths, unittest -p '*.py': every source file is 'test code'; "
-                   "a folder named unittest read as a unittest run); fix: patterns under the runner's collected folders")
 @pytest.mark.parametrize("name", list(_PY_FILES_EVERYWHERE))
 def test_a_right_patch_beside_a_broad_pattern_is_admitted(name: str, tmp_path: Path) -> None:
-    """Rewrite: the right patch to pkg/mod.py (and to pkg/testing.py where the segment names a unittest folder)."""
+    """Rewrite: the right patch to pkg/mod.py (and to pkg/testing.py where the segment names a unittest folder) is
+    admitted. Near miss: a wrong patch to a module the runner collects (tests/test_case.py, tests/unittest/test_u.py;
+    a new tests/ module under `python_files = *.py`) is refused. Closed: a pattern counts under the runner's
+    collection roots only (pytest's own record, `Discovery`; unittest's `-s`, `unittest_patterns`), and a pytest
+    segment naming a folder called unittest is no unittest run (`_runs_unittest`)."""
     files, cmd = _PY_FILES_EVERYWHERE[name]
     tree = _tree(tmp_path, {**files, "tests/__init__.py": "\n"})
+    sources, discovery = _recorded(tree, cmd)
+    assert (discovery is None) == ("unittest discover" in cmd)
     fix = _FIX + (_edit("pkg/testing.py", "X = 1", "X = 2") if "pkg/testing.py" in files else "")
-    assert _refusal(tree, fix, cmd) == "", _refusal(tree, fix, cmd)
+    assert _refusal(tree, fix, cmd, sources=sources, discovery=discovery) == ""
+    for test in (p for p in files if p.startswith("tests/") and p.endswith(".py") and "__init__" not in p):
+        forged = _edit(test, *(("def test_u():", "def test_u():  # x") if "test_u" in test else
+                               ("import unittest", "import unittest as u")))
+        assert _refusal(tree, _WRONG + forged, cmd, sources=sources, discovery=discovery)
+
+
+def test_make_repo_plan_reads_the_recorded_discovery(tmp_path: Path) -> None:
+    """Through make_repo_plan itself, environment.json as env build writes it (`test_discovery`): rewrite, the gold
+    beside `testpaths = checks` + `python_files = *.py` is planned; near miss, the wrong patch with a new checks/
+    module is refused; and a build without the record refuses the gold (the text's reading: over-inclusive)."""
+    tree = _tree(tmp_path / "env", dict(_CHECKS_ROOT))
+    sources, found = _recorded(tree, _PYTEST, raw=True)
+    test_id = "checks/api.py::T::test_x"
+    assert _real_plan(tree, _FIX, _PYTEST, test_id, sources, "b1", found) == (f"{test_id}_2",)  # planned: its decoy
+    plan = _real_plan(tree, _WRONG + _new("checks/extra.py", "X = 3"), _PYTEST, test_id, sources, "b2", found)
+    assert isinstance(plan, dict) and plan["verdict"] == "wrong_answer" and "checks/extra.py" in plan["detail"], plan
+    plan = _real_plan(tree, _FIX, _PYTEST, test_id, sources, "b3")
+    assert isinstance(plan, dict) and "test runner's discovery: *.py" in plan["detail"], plan
+
+
+_CHECKS_ROOT = {"pytest.ini": "[pytest]\ntestpaths = checks\npython_files = *.py\n", "checks/__init__.py": "\n",
+                "checks/api.py": _CHECK}
+
+
+@pytest.mark.parametrize("cmd", [_PYTEST, f"{_PYTEST} checks", f"cd checks && {_PYTEST} ."])
+def test_a_broad_pattern_counts_under_its_collection_root(cmd: str, tmp_path: Path) -> None:
+    """E's pytest row where the root is not a test directory by name (`testpaths = checks` or the command's path):
+    near miss, a wrong patch to checks/api.py or a new checks/ module (`*.py` there: collected, imported in the tests'
+    process) is refused by pytest's recorded discovery; rewrite, the right patch to pkg/mod.py is admitted (the same
+    pattern under pkg/ is no test: pytest does not collect there). Without a record (an old build) the text's reading
+    still refuses every `.py` (over-inclusive)."""
+    tree = _tree(tmp_path, dict(_CHECKS_ROOT))
+    assert "checks/api.py::T::test_x" in _collected(tree, cmd.replace(f"cd checks && {_PYTEST} .", f"{_PYTEST} checks"))
+    sources, discovery = _recorded(tree, cmd)
+    assert discovery is not None
+    assert _refusal(tree, _FIX, cmd, sources=sources, discovery=discovery) == ""
+    forged = _edit("checks/api.py", "import unittest", "import unittest as u")
+    assert "checks/api.py" in _refusal(tree, _WRONG + forged, cmd, sources=sources, discovery=discovery)
+    refused = _refusal(tree, _WRONG + _new("checks/helpers.py", "X = 3"), cmd, sources=sources, discovery=discovery)
+    assert "test runner's discovery: *.py under checks/" in refused, refused
+    assert "test runner's discovery" in _refusal(tree, _FIX, cmd)  # no record: every folder, as before
 
 
 # A right patch that must change its own module's doctest: under --doctest-modules the doctest is a PASS_TO_PASS test
@@ -645,3 +723,46 @@ def test_a_right_patch_removing_an_unlisted_doctest_is_admitted(tmp_path: Path) 
     tree = _files(tmp_path / "env", {"pkg/__init__.py": "\n", "pkg/util.py": _OLD_API})
     cmd = f"{_PYTEST} --doctest-modules pkg tests"
     assert _refusal_applied(tree, _REMOVED, cmd) == "", _refusal_applied(tree, _REMOVED, cmd)
+
+
+_UNITTEST_READINGS = {  # the command: (a path unittest collects, a path it does not), by `unittest_patterns`
+    "python3 -munittest discover -s pkg -t .": ("pkg/testutils.py", "lib/mod.py"),
+    "python3 -m unittest discover -s tests -p '*.py' -t .": ("tests/case.py", "pkg/mod.py"),
+    "python3 -m unittest discover tests '*_check.py'": ("tests/api_check.py", "pkg/api_check.py"),
+    "cd sub && python3 -m unittest discover -s tests -p 'c*.py'": ("sub/tests/c1.py", "sub/c1.py"),
+    "python3 -m unittest discover -s . -p 'c*.py'": ("pkg/c1.py", "pkg/mod.py"),
+    "python3 -m unittest": ("pkg/test_x.py", "pkg/mod.py"),
+    "python3 -m unittest.__main__ discover -s ../ -p '*.py'": ("pkg/mod.py", ""),
+    "python3 -m pytest tests/unittest && python3 -m unittest discover -s tests": ("tests/test_a.py", "pkg/testing.py"),
+}
+
+
+@pytest.mark.parametrize("cmd", list(_UNITTEST_READINGS))
+def test_unittest_discovery_counts_under_its_start_folder(cmd: str) -> None:
+    """D's and E's unittest rows read from the command (a unittest run records nothing at env build): `-munittest` is
+    a unittest segment; the pattern (`-p`, the positional one, the default `test*.py`) counts under `-s` (from each
+    folder the command enters), everywhere where discovery starts at the root, outside it or nowhere named; a pytest
+    segment naming a folder called unittest is none. Near miss: the collected path is a test module; rewrite: the
+    other is not."""
+    from sandbox.repo.patch import is_test_file, unittest_patterns
+
+    collected, other = _UNITTEST_READINGS[cmd]
+    assert is_test_file(collected, unittest_patterns(cmd))
+    assert not other or not is_test_file(other, unittest_patterns(cmd)), unittest_patterns(cmd)
+
+
+@pytest.mark.parametrize("cmd, processes, covers", [
+    (_PYTEST, 1, True), (f"cd pkg && {_PYTEST} . && {_PYTEST} ../tests", 2, True),
+    (f"{_PYTEST} pkg && {_PYTEST} tests", 1, False),  # a pytest process without a record
+    (f"PYTEST_ADDOPTS='-p no:x' {_PYTEST}", 1, False),  # the plugin is loaded by PYTEST_ADDOPTS at env build
+    ("bash ci/run.sh", 1, False), ("tox -e py", 1, False), (f"pytest tests; {_PYTEST} pkg", 2, True)])
+def test_the_record_stands_in_for_the_text_only_where_it_covers_the_command(cmd: str, processes: int,
+                                                                            covers: bool) -> None:
+    """Admit only what is known safe: where a process the record may not speak for runs (a script, fewer records than
+    pytest segments, PYTEST_ADDOPTS set by the command), the configuration's text is read as before (every folder)."""
+    from sandbox.repo.patch import Discovery, Scoped, _record_covers, discovery_patterns
+
+    record = Discovery((Scoped("tests", "*.py"),), processes, False)
+    assert _record_covers(cmd, record) is covers
+    patterns = discovery_patterns(cmd, "", (), [("pytest.ini", "[pytest]\npython_files = *.py\n")], record)
+    assert ("*.py" in patterns) is not covers and (Scoped("tests", "*.py") in patterns) is covers

@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from sandbox.environments import ENV_FILE, SOURCES_FILE, SOURCES_KEY, read_sources, sources_line
+from sandbox.environments import (DISCOVERY_KEY, ENV_FILE, SOURCES_FILE, SOURCES_KEY, read_discovery, read_sources,
+                                  sources_line)
 
 _SUITE = "from pkg.mod import add\n\n\ndef test_sum():\n    assert add(1, 2) == 3\n\n\ndef test_zero():\n    assert add(0, 5) == 5\n"
 _FILES = {"pkg/__init__.py": "\n", "pkg/mod.py": "def add(a, b):\n    return a - b\n", "pkg/conformance.py": _SUITE,
@@ -62,6 +63,58 @@ def test_a_record_past_its_bound_fails_the_build(tmp_path: Path, monkeypatch: py
     path = _lines(tmp_path / SOURCES_FILE, {"files": [f"/env/repo/t{i}.py" for i in range(10)]})
     with pytest.raises(RuntimeError, match="over"):
         read_sources(path, "/env/repo")
+
+
+_DISCOVERED = {"rootdir": "/env/repo", "roots": ["/env/repo/tests", "/env/repo", "/env", "/usr/lib/python3/x"],
+               "python_files": ["*.py"], "doctest_glob": ["test*.txt"], "doctest_modules": False}
+
+
+def test_the_discovery_record_keeps_roots_in_the_tree(tmp_path: Path) -> None:
+    """pytest's resolved discovery (rt18 D, E): a root holding the whole tree is "", one outside it dropped; the
+    collected modules outside it too; two sessions are two processes. A session that could not say (`null`) makes no
+    record (admission reads the text, over-inclusive); a record of the wrong shape fails the build."""
+    path = _lines(tmp_path / SOURCES_FILE, {"files": [], "items": 0, "discovery": _DISCOVERED},
+                  {"files": [], "items": 1, "modules": ["/env/repo/tests/t.py", "/site-packages/x.py"]},
+                  {"files": [], "items": 0, "discovery": {**_DISCOVERED, "roots": ["/env/repo/pkg/c.py"]}})
+    found = read_discovery(path, "/env/repo")
+    assert found == {"modules": ["tests/t.py"], "processes": [
+        {"roots": ["", "tests"], "python_files": ["*.py"], "doctest_glob": ["test*.txt"], "doctest_modules": False,
+         "rootdir": ""}, {"roots": ["pkg/c.py"], "python_files": ["*.py"], "doctest_glob": ["test*.txt"],
+                          "doctest_modules": False, "rootdir": ""}]}
+    assert read_discovery(_lines(tmp_path / "old.jsonl", {"files": [], "items": 0}), "/env/repo") == {
+        "processes": [], "modules": []}  # no session said anything: nothing scoped (the text's reading stays)
+    assert read_discovery(_lines(tmp_path / "null.jsonl", {"files": [], "discovery": _DISCOVERED},
+                                 {"files": [], "discovery": None}), "/env/repo") is None
+    for bad in ({**_DISCOVERED, "roots": "/env/repo"}, {**_DISCOVERED, "doctest_modules": 1}, [],
+                {**_DISCOVERED, "python_files": ["x"] * 1001}):
+        with pytest.raises(RuntimeError, match="discovery"):
+            read_discovery(_lines(tmp_path / "bad.jsonl", {"files": [], "discovery": bad}), "/env/repo")
+
+
+@pytest.mark.parametrize("value", [[], {"processes": {}}, {"processes": [{"roots": []}], "modules": []},
+                                   {"processes": [], "modules": None},
+                                   {"processes": [{"roots": [1], "python_files": [], "doctest_glob": [],
+                                                   "doctest_modules": False}], "modules": []}])
+def test_a_malformed_discovery_record_is_the_environment_s_fault(value: object, tmp_path: Path) -> None:
+    from sandbox.plan import InfraFailure
+    from sandbox.repo_job import environment_discovery
+
+    (tmp_path / ENV_FILE).write_text(json.dumps({"language": "python", DISCOVERY_KEY: value}))
+    with pytest.raises(InfraFailure, match=DISCOVERY_KEY) as e:
+        environment_discovery(str(tmp_path))
+    assert not e.value.retryable
+
+
+def test_a_build_without_a_discovery_record_reads_the_text(tmp_path: Path) -> None:
+    """No record (an old build, a runner other than pytest): None, and the configuration's text decides (over-inclusive:
+    `python_files = *.py` counts in every folder)."""
+    from sandbox.repo.patch import command_files, is_test_file
+    from sandbox.repo_job import environment_discovery
+
+    (tmp_path / ENV_FILE).write_text(json.dumps({"language": "python"}))
+    assert environment_discovery(str(tmp_path)) is None
+    (tmp_path / "pytest.ini").write_text("[pytest]\ntestpaths = tests\npython_files = *.py\n")
+    assert is_test_file("pkg/mod.py", command_files("python3 -m pytest", str(tmp_path)).test_patterns) == "*.py"
 
 
 @pytest.mark.parametrize("value", [{"a.py": 1}, "a.py", [1], ["a.py", None]])
@@ -145,6 +198,9 @@ def test_env_build_records_a_test_imported_from_a_source_module(tmp_path: Path) 
     assert verifier_cli(["env", "build", str(recipe), "--environments", str(root)]) == 0
     meta = json.loads((root / "suite" / ENV_FILE).read_text())
     assert meta[SOURCES_KEY] == ["pkg/conformance.py", "tests/test_mod.py"]  # the module holding the imported tests too
+    found = meta[DISCOVERY_KEY]  # the image's pytest's own discovery: one session, collecting from tests/ (rt18 D, E)
+    assert [p["roots"] for p in found["processes"]] == [["tests"]] and found["modules"] == ["tests/test_mod.py"]
+    assert "test_*.py" in found["processes"][0]["python_files"]
     assert not list((root / "suite" / "repo").rglob("__pycache__"))  # the collection wrote no bytecode into the tree
     g: Any = SyncGrader(sandbox_config("docker", languages=("python",), pool_size=1, pool_name="test-sources-docker",
                                        repo_environments=str(root), repo_pool_size=1))

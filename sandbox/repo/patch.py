@@ -270,21 +270,48 @@ _SECTIONS = {"pyproject.toml": "tool.pytest", "setup.cfg": "tool:pytest"}
 TEST_FILES = ("test_*.py", "*_test.py", "*_test.go")
 
 
-def is_test_file(path: str, patterns: Iterable[str] = TEST_FILES) -> str:
-    """The pattern by which the test runner collects `path` as a test module ("" when none does): a pattern without a
-    `/` matches the file's name, one with a `/` its path's end (pytest's `fnmatch_ex`). Lower case on both sides:
-    over-inclusive, so a name a case-insensitive file system or a pattern's case lets through is still a test."""
+class Scoped(NamedTuple):
+    """A discovery pattern that counts under one collection root only (rt18 E: pytest's `python_files = *.py` with
+    `testpaths = tests` makes tests/'s files test modules, not pkg/'s; unittest's `-p` under its `-s`): `root` "" is
+    the whole tree; a root that is a file is itself a test module whatever its name (`pytest pkg/checks.py`, `--pyargs
+    pkg.checks`); `pattern` "" names the root alone (a module pytest collected)."""
+    root: str
+    pattern: str
+
+    def __str__(self) -> str:
+        if not self.pattern:
+            return f"{self.root}, collected by the test command"
+        return f"{self.pattern} under {self.root}/" if self.root else self.pattern
+
+
+Pattern = str | Scoped  # a name pattern counting in every folder, or one under a root
+
+
+def _name_matches(low: str, pattern: str) -> bool:
+    """A pattern without a `/` matches the file's name, one with a `/` its path's end (pytest's `fnmatch_ex`)."""
+    pat = pattern.lower()
+    if "/" not in pat:
+        return fnmatch.fnmatchcase(low.rsplit("/", 1)[-1], pat)
+    return fnmatch.fnmatchcase(low, pat) or fnmatch.fnmatchcase(low, "*/" + pat)
+
+
+def is_test_file(path: str, patterns: Iterable[Pattern] = TEST_FILES) -> str:
+    """The pattern by which the test runner collects `path` as a test module ("" when none does; `_name_matches`),
+    a `Scoped` one only under its root. Lower case on both sides: over-inclusive, so a name a case-insensitive file
+    system or a pattern's case lets through is still a test."""
     low = path.lower()
-    name = low.rsplit("/", 1)[-1]
     for pattern in patterns:
-        pat = pattern.lower()
-        if fnmatch.fnmatchcase(name, pat) if "/" not in pat else (fnmatch.fnmatchcase(low, pat)
-                                                                 or fnmatch.fnmatchcase(low, "*/" + pat)):
+        if isinstance(pattern, Scoped):
+            root = pattern.root.lower()
+            if low == root or (pattern.pattern and (not root or low.startswith(root + "/"))
+                               and _name_matches(low, pattern.pattern)):
+                return str(pattern)
+        elif _name_matches(low, pattern):
             return pattern
     return ""
 
 
-def protected_reason(path: str, extra: Iterable[str] = (), patterns: Iterable[str] = TEST_FILES,
+def protected_reason(path: str, extra: Iterable[str] = (), patterns: Iterable[Pattern] = TEST_FILES,
                      sources: Iterable[str] = ()) -> str:
     """Why a path is protected ("" when it is not): a default rule, the task's own list (its test files, the files of
     its listed test ids, the files its test command names), a file the environment's collection found a test's code
@@ -369,7 +396,7 @@ def check_admitted(patch: Patch, language: str, kind: Kind, extra: Iterable[str]
             _check_new_file(edit.path, language, kind, added, roots)
 
 
-def allowed_kind(path: str, language: str, patterns: Iterable[str] = TEST_FILES) -> str:
+def allowed_kind(path: str, language: str, patterns: Iterable[Pattern] = TEST_FILES) -> str:
     """"source" or "doc" when the allowlist admits a patch's change to `path` (the comment above it), "" when not: a
     test module by `patterns` (`is_test_file`, the dataset's discovery) is neither."""
     parts = path.lower().split("/")
@@ -432,7 +459,7 @@ def _check_new_go_mod(patch: Patch, kind: Kind, added: set[str]) -> None:
         raise PatchError(f"the patch adds go.mod with {bad[0][:80]!r}: only `module` and `go` lines are admitted")
 
 
-def check_protected(patch: Patch, extra: Iterable[str] = (), patterns: Iterable[str] = TEST_FILES,
+def check_protected(patch: Patch, extra: Iterable[str] = (), patterns: Iterable[Pattern] = TEST_FILES,
                     sources: Iterable[str] = ()) -> None:
     """PatchError when the patch touches a protected path: tests, their configuration and start-up hooks, `extra`,
     `sources` (the allowlist by kind, `allowed_kind`, refuses the rest of what is not source or documentation)."""
@@ -480,7 +507,7 @@ class CommandFiles:
     roots: frozenset[str] = frozenset()  # folders the command puts first on sys.path: `cd` targets, PYTHONPATH entries,
     # the folders of the Python scripts it runs (no new top-level module there: `_check_new_file`)
     program_dirs: frozenset[str] = frozenset()  # the segments' programs by path, from the root and each entered folder
-    test_patterns: tuple[str, ...] = TEST_FILES  # the names the command's runners collect as test modules (`discovery_patterns`)
+    test_patterns: tuple[Pattern, ...] = TEST_FILES  # the names the command's runners collect as test modules (`discovery_patterns`)
     doctest_modules: bool = False  # pytest runs every collected module's doctests (`--doctest-modules`: `check_doctests`)
 
     @functools.cached_property
@@ -508,14 +535,14 @@ class CommandFiles:
         return folders
 
 
-def command_files(test_cmd: str, tree: str = "") -> CommandFiles:
+def command_files(test_cmd: str, tree: str = "", discovery: Discovery | None = None) -> CommandFiles:
     """The one reading (the comment above): the command's words (split at `_COMMAND_WORD`'s separators, options
     left out, a pytest node id's `::` cut) as written, resolved from the tree's root through the environment's
     links when `tree` is given (rt33q: `bash ci/run.sh` with `ci -> tools` runs `tools/run.sh`), their last parts
     (a name after a `cd`, a bare word; with `make`, every makefile GNU make reads by name), and the files of the
     Python modules it names (`python3 -m tools.runner`, `-p tools.plugin`, `-mtools.runner`, a dotted word
     anywhere); and the runners and import roots by path (`_runners`). Bounded by the command's size
-    (REPO_MAX_CMD_BYTES)."""
+    (REPO_MAX_CMD_BYTES). `discovery`: the environment's record of pytest's own (`Discovery`), None where none."""
     test_cmd = _PWD.sub("./", test_cmd)
     raw = _COMMAND_WORD.findall(test_cmd)
     words = [w.split("::", 1)[0].removeprefix("./") for w in raw if not w.startswith("-")]
@@ -531,9 +558,9 @@ def command_files(test_cmd: str, tree: str = "") -> CommandFiles:
     if tree:
         resolved = set(filter(None, (_resolved(tree, w) for w in written)))
     texts = _discovery_texts(test_cmd, tree, written)
-    patterns = discovery_patterns(test_cmd, tree, written, texts)
+    patterns = discovery_patterns(test_cmd, tree, written, texts, discovery)
     runners, roots, programs = _runners(test_cmd, tree, patterns)
-    doctests = any("--doctest-modules" in text for _, text in texts)
+    doctests = any("--doctest-modules" in text for _, text in texts) or bool(discovery and discovery.doctest_modules)
     return CommandFiles(frozenset(written), frozenset(resolved), frozenset(tails), runners, roots, programs, patterns,
                         doctests)
 
@@ -586,7 +613,7 @@ def _program(words: list[str]) -> str:
     return ""
 
 
-def _runners(test_cmd: str, tree: str, patterns: tuple[str, ...] = TEST_FILES
+def _runners(test_cmd: str, tree: str, patterns: tuple[Pattern, ...] = TEST_FILES
              ) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
     """(runners, import roots, programs) by path: every file word (`_COMMAND_WORD`, `./` dropped, a node id's `::` cut) from
     the root and from every folder the command enters (`_ENTER`), but a test file that is not a segment's program
@@ -653,19 +680,129 @@ def _discovery_texts(test_cmd: str, tree: str, written: Iterable[str]) -> list[t
 
 
 def discovery_patterns(test_cmd: str, tree: str = "", written: Iterable[str] = (),
-                       texts: list[tuple[str, str]] | None = None) -> tuple[str, ...]:
-    """The names the dataset's runners collect as test modules (the comment above): the defaults (`TEST_FILES`) and
-    what the configuration files (`_discovery_texts`) say. Over-inclusive by design: a pattern counts in every
-    folder, and a configuration pytest would not pick (one of several files) counts too; a right patch refused for
-    it is a test file the dataset says it collects."""
-    found = list(TEST_FILES)
-    for name, text in texts if texts is not None else _discovery_texts(test_cmd, tree, written):
-        found += _DOCTEST_GLOB.findall(text) + (_config_python_files(name, text) if name else [])
-    found += [p for v in _PYTHON_FILES_OPT.findall(test_cmd) for p in v.split()]
+                       texts: list[tuple[str, str]] | None = None,
+                       discovery: Discovery | None = None) -> tuple[Pattern, ...]:
+    """The names the dataset's runners collect as test modules (the comment above): the defaults (`TEST_FILES`),
+    pytest's (its own record, `discovery`, where that covers the command: `_record_covers`; else what the
+    configuration files, `_discovery_texts`, say, over-inclusive: a pattern counts in every folder and a
+    configuration pytest would not pick counts too) and unittest's (`unittest_patterns`)."""
+    found: list[Pattern] = list(TEST_FILES)
+    if discovery is not None and _record_covers(test_cmd, discovery):
+        found += discovery.patterns
+    else:
+        for name, text in texts if texts is not None else _discovery_texts(test_cmd, tree, written):
+            found += _DOCTEST_GLOB.findall(text) + (_config_python_files(name, text) if name else [])
+        found += [p for v in _PYTHON_FILES_OPT.findall(test_cmd) for p in v.split()]
+    found += unittest_patterns(test_cmd)
+    # a bare `*` read from text counts nowhere (as before); pytest's own `*` under its roots is every module there
+    return tuple(dict.fromkeys(p for p in found if isinstance(p, Scoped) or (p and p not in ("*", "*.*"))))
+
+
+@dataclass(frozen=True)
+class Discovery:
+    """What pytest itself resolved of its test discovery at env build, per process of the test command's collection
+    (sandbox/repo/sources_plugin.py `discovery`, environment.json `test_discovery`; rt18 D, E; docs/repo-tasks.md
+    "Trust model"): each `python_files` and `--doctest-glob` pattern under that process's collection roots, each root
+    itself, and every Python test module pytest collected (`patterns`); `processes` the sessions recorded."""
+    patterns: tuple[Scoped, ...]
+    processes: int
+    doctest_modules: bool
+
+
+def read_discovery_record(value: object) -> Discovery:
+    """environment.json's `test_discovery` (sandbox/environments.py `read_discovery` writes it) as a Discovery;
+    ValueError where it does not read (the environment's fault)."""
+    def words(v: object) -> list[str]:
+        if not (isinstance(v, list) and all(isinstance(w, str) for w in v)):
+            raise ValueError("not a list of strings")
+        return v
+
+    if not isinstance(value, dict) or not isinstance(value.get("processes"), list):
+        raise ValueError("not a map with `processes`")
+    patterns = [Scoped(m, "") for m in words(value.get("modules"))]
+    doctests = False
+    for process in value["processes"]:
+        if not isinstance(process, dict) or not isinstance(process.get("doctest_modules"), bool):
+            raise ValueError("a process is not a map with `doctest_modules`")
+        doctests = doctests or process["doctest_modules"]
+        names = words(process.get("python_files")) + words(process.get("doctest_glob"))
+        for root in words(process.get("roots")):
+            patterns += [Scoped(root, ""), *(Scoped(root, n) for n in names)]
+    return Discovery(tuple(dict.fromkeys(patterns)), len(value["processes"]), doctests)
+
+
+# The programs a command may run around pytest with no pytest process of their own unseen (`_record_covers`)
+_PLAIN_PROGRAMS = frozenset({"pytest", "py.test", "cd", "pushd", "popd", "export", "true", "echo", ":"})
+_RUNS_PYTEST = re.compile(r"(^|[\s/])(py\.test|pytest)(\s|$)|(^|\s)-m\s*pytest(\s|$)")
+
+
+def _record_covers(test_cmd: str, discovery: Discovery) -> bool:
+    """Whether the record speaks for every pytest process of the command (else its text is read too): every
+    segment's program is pytest, Python by `-m`/`-c` or a shell builtin (a script may run a pytest the plugin is not
+    loaded in), PYTEST_ADDOPTS is not set by it (the collection loads the plugin by it), and there are at least as
+    many records as segments running pytest."""
+    if "PYTEST_ADDOPTS" in test_cmd or any(p.rsplit("/", 1)[-1] not in _PLAIN_PROGRAMS
+                                           for p in _read_segments(test_cmd).programs):
+        return False
+    runs = sum(1 for segment in _SEGMENT.split(test_cmd) if _RUNS_PYTEST.search(segment.replace("'", " ")
+                                                                               .replace('"', " ")))
+    return discovery.processes >= runs
+
+
+def _runs_unittest(segment: str, tokens: list[str]) -> bool:
+    """Whether a command's segment runs unittest: `-m unittest`, `-munittest` (rt18 D), or a word `unittest` in a
+    segment that runs no pytest (a folder named unittest under pytest is no unittest run: rt18 E)."""
+    if any(a == "-m" and (b == "unittest" or b.startswith("unittest.")) for a, b in zip(tokens, tokens[1:])):
+        return True
+    if any(t.startswith("-munittest") for t in tokens):
+        return True
+    return not _RUNS_PYTEST.search(" ".join(tokens)) and bool(re.search(r"(^|[\s./])unittest(\s|$)", segment))
+
+
+_UNITTEST_VALUED = frozenset({"-s", "--start-directory", "-p", "--pattern", "-t", "--top-level-directory", "-k"})
+
+
+def _unittest_discover(tokens: list[str]) -> tuple[str | None, list[str]]:
+    """The folder `unittest discover` starts from (`-s`, `--start-directory`, its first positional word; None where it
+    names none: the folder the command runs in) and the pattern its second positional word names."""
+    start: str | None = None
+    for k, token in enumerate(tokens):
+        if token in ("-s", "--start-directory") and k + 1 < len(tokens):
+            start = tokens[k + 1]
+        elif token.startswith("--start-directory="):
+            start = token.split("=", 1)[1]
+    positional: list[str] = []
+    rest = tokens[tokens.index("discover") + 1:] if "discover" in tokens else []
+    k = 0
+    while k < len(rest):
+        if rest[k] in _UNITTEST_VALUED:
+            k += 2
+            continue
+        if not rest[k].startswith("-"):
+            positional.append(rest[k])
+        k += 1
+    return (start or (positional[0] if positional else None)), positional[1:2]
+
+
+def unittest_patterns(test_cmd: str) -> list[Pattern]:
+    """The names unittest collects as test modules in each segment that runs it (`_runs_unittest`): its default
+    `test*.py` and `-p`'s (or its second positional word), under the folder discovery starts from (`-s`, from the
+    root and from each folder the command enters), in every folder where it names none or starts from the root or
+    outside it (rt18 E: `-s tests -p '*.py'` makes no pkg/ file a test)."""
+    entered = {d.rstrip("/") for d in _read_segments(test_cmd).entered}  # an absolute one: every folder
+    found: list[Pattern] = []
     for segment in _SEGMENT.split(test_cmd):
-        if re.search(r"(^|[\s./])unittest(\s|$)", segment):
-            found += [UNITTEST_FILES, *_UNITTEST_PATTERN.findall(segment)]
-    return tuple(dict.fromkeys(p for p in found if p and p not in ("*", "*.*")))
+        tokens = [t.strip("'\"") for t in segment.split()]
+        if not _runs_unittest(segment, tokens):
+            continue
+        start, named = _unittest_discover(tokens)
+        names = [UNITTEST_FILES, *_UNITTEST_PATTERN.findall(segment), *named]
+        folders = {os.path.normpath(f"{d}/{start}" if d else start) for d in {"", *entered}} if start else {"."}
+        if any(f == "." or f.startswith(("..", "/")) for f in folders):  # from the root, or no start: every folder
+            found += names
+            continue
+        found += [Scoped(f, n) for f in sorted(folders) for n in names]
+    return found
 
 
 def _read_config(tree: str, path: str) -> str:

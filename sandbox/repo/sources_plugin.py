@@ -13,10 +13,18 @@ Derived from the collection itself, not from spellings of imports. Not recorded:
 source module's data (`parametrize('case', CASES)`), helpers the test calls, a fixture's own decorators' wrappers
 (red team 19 classes 8, 9: tests/test_repo_redteam_19.py).
 
+It records too what pytest itself resolved of its test discovery in each process (`discovery`, rt18 classes D and
+E): `python_files` and `--doctest-glob` as pytest reads them (every configuration file it picks, `-c`, pytest.toml,
+addopts' `-o`), the collection roots (`config.args`: the command's paths, testpaths where it named none, `--pyargs`
+modules resolved to their files), `--doctest-modules`, the rootdir; and the files of the Python test modules it
+collected (`modules`). Admission counts a discovery pattern only under a root (sandbox/repo/patch.py `Discovery`),
+so pytest's own reading replaces the host's reading of configuration text.
+
 Loaded by name (`-p verifier_test_sources`, the file mounted under that name), with `--collect-only`: no test runs.
-Stdlib only, and plain enough for any Python the environment's pytest runs on. Writes one JSON line per pytest
-session to $VERIFIER_SOURCES_OUT: {"files": [absolute paths], "items": n}; the host keeps those inside the tree
-(sandbox/environments.py `read_sources`).
+Stdlib only, and plain enough for any Python the environment's pytest runs on. Writes JSON lines per pytest
+session to $VERIFIER_SOURCES_OUT: at configure {"files": [], "items": 0, "discovery": {...} or null (this pytest
+could not say)}, at the collection's end {"files": [absolute paths], "items": n, "modules": [absolute paths]}; the
+host keeps those inside the tree (sandbox/environments.py `read_sources`, `read_discovery`).
 """
 import json
 import os
@@ -232,16 +240,78 @@ def holding_files(objects, fixtures):
     return files
 
 
+# ------------------------------------------------------------------ what pytest resolved of its discovery
+def _arg_paths(arg, here, pyargs):
+    """The absolute paths a collection argument names (`pkg/t.py::T::test_x`: its file; `--pyargs pkg.checks`: the
+    module's file or the package's folders, as pytest resolves it, else the path)."""
+    word = arg.split("::", 1)[0]
+    if pyargs and word and not os.path.isabs(word):
+        try:
+            import importlib.util
+
+            spec = importlib.util.find_spec(word)
+        except Exception:  # not a module: pytest takes it as a path
+            spec = None
+        if spec is not None:
+            folders = list(spec.submodule_search_locations or ())
+            if folders:
+                return [os.path.realpath(f) for f in folders]
+            if spec.origin and os.path.isfile(spec.origin):
+                return [os.path.realpath(spec.origin)]
+    return [os.path.realpath(os.path.join(here, word))]
+
+
+def _strings(value):
+    """An ini or option value as a list of strings (a line list, a string of words, None)."""
+    if isinstance(value, str):
+        return value.split()
+    return [v for v in (value or ()) if isinstance(v, str)]
+
+
+def discovery(config):
+    """What this pytest resolved of its test discovery (the module docstring); None where it cannot say (an old
+    pytest without these attributes): the host then reads the configuration's text, over-inclusive."""
+    try:
+        here = str(config.invocation_params.dir)
+        pyargs = bool(config.getoption("pyargs", False))
+        roots = [p for arg in config.args for p in _arg_paths(str(arg), here, pyargs)]
+        globs = _strings(config.getoption("doctestglob", None))  # an option only (addopts may set it)
+        rootdir = getattr(config, "rootpath", None) or config.rootdir
+        return {"rootdir": os.path.realpath(str(rootdir)), "roots": roots,
+                "python_files": _strings(config.getini("python_files")),
+                "doctest_glob": globs or ["test*.txt"],  # pytest's default where neither names one
+                "doctest_modules": bool(config.getoption("doctestmodules", False))}
+    except Exception:
+        return None
+
+
+_MODULES = []  # type: list[str]
+
+
+def pytest_collectstart(collector):
+    """Every Python test module pytest collects (module doctests, text doctests and packages are not: a source
+    module under --doctest-modules is the project's, check_doctests' part)."""
+    kind = type(collector).__name__
+    if kind in ("DoctestModule", "DoctestTextfile", "Package"):
+        return
+    try:
+        if any((k.__module__, k.__name__) == ("_pytest.python", "Module") for k in type(collector).__mro__):
+            _MODULES.append(str(getattr(collector, "path", None) or collector.fspath))
+    except Exception:  # an attribute that raises: the module is not recorded (the patterns still cover it)
+        pass
+
+
 def _write(record):
     with open(os.environ[OUT], "a") as fh:
         fh.write(json.dumps(record) + "\n")
 
 
 def pytest_configure(config):
-    """An empty line first: the plugin was loaded (a collection that then stops, a test file the command names that
-    only the task's test patch adds, records no file, which the host tells from a plugin never loaded)."""
+    """A line without files first: the plugin was loaded (a collection that then stops, a test file the command names
+    that only the task's test patch adds, records no file, which the host tells from a plugin never loaded), with
+    what pytest resolved of its discovery (known at configure: the arguments and the configuration are read)."""
     if os.environ.get(OUT):
-        _write({"files": [], "items": 0})
+        _write({"files": [], "items": 0, "discovery": discovery(config)})
 
 
 def pytest_collection_finish(session):
@@ -268,4 +338,5 @@ def pytest_collection_finish(session):
     fixtures = {id(getattr(f, "__func__", f)) for f in funcs if f is not None}
     names += holding_files(objects, fixtures)
     files = {os.path.realpath(n) for n in names if n}
-    _write({"files": sorted(files), "items": len(session.items)})
+    modules = sorted({os.path.realpath(n) for n in _MODULES})
+    _write({"files": sorted(files), "items": len(session.items), "modules": modules})
