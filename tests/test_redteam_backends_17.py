@@ -139,8 +139,9 @@ def test_a_daemon_cannot_stall_pid1_by_stopping_a_fresh_launcher_before_its_exec
     assert all(x.get("exit_code") in (3, -9, 126) or x.get("status") == "time_limit" for x in later), \
         [brief(x) for x in later]
     assert (cell.get("status"), cell.get("value"), bool(cell.get("lost"))) == ("ok", "2", False), brief(cell)
-    if backend != "userns":  # the near miss: it reached fresh launchers (under userns its scan misses them in some
-        assert b"killed " in log.get("data", b""), log  # runs under load, 1 of 2 at load 12; the verdicts still hold)
+    if backend != "userns":  # the near miss: it reached fresh launchers, before their exec (stopped: pid1.start then
+        # kills them at its deadline) or after (killed); under userns its scan missed them in 1 of 2 runs at load 12
+        assert b"killed " in log.get("data", b"") or b"stopped " in log.get("data", b""), log
 
 
 # ----------------------------------------------------------------- 2. what a trusted process's /proc files hold
