@@ -166,7 +166,6 @@ _SLAVIC_I_DO = ["I do skladu sme dali {n} kg.", "I do Prahy jsme dovezli {n} kg.
                 "I do kraja je {n} km."]
 _FOREIGN_IMPERATIVES = ["Divide a heranca de {n} em tres.", "Add a {n} kg lisztet Annanak.", "Find to kasser paa {n} kg.",
                         "Calculate a {n} kg?"]
-_CLASS_1 = "rt37 class 1{}, new with fx29h: {}; fix: English proven by an English lexicon's words, never by a shape"
 # 1. Other decimal-comma languages' sentences shaped as `_english_clause`'s English syntax (new with fx29h).
 test_a_slavic_or_afrikaans_my_is_no_english_determiner = refused_test(_cases(
     _both_readings(_SLAVIC_AND_AFRIKAANS_MY, _LAYOUTS[:2])))
