@@ -22,7 +22,7 @@ next command and a cell answer):
    126); its RLIMIT_AS prlimited to its size (it dies mid-exchange: EOF, time_limit, then 126); PID 1 itself pinned
    to the daemon's busy CPU, nice 19, SCHED_IDLE (docker; gVisor refuses SCHED_IDLE): commands run.
 3. a command racing its own launcher's reply: stopping it once (resumed: exit 3), killing it after or before its
-   `pid` line (with a 100 KiB command too), stopping it in a loop for its whole life: its own exit 3 or time_limit.
+   `pid` line (a 100 KiB command killing it: tried, not kept), stopping it in a loop for its whole life: its own exit 3 or time_limit.
 4. comets (every generation a zombie of PID 1's) with PID 1's every thread SCHED_IDLE (docker): session_box.reap's
    waitpid loop keeps up, the command is its own (126 where they hold every pid), the session stays usable.
 Reasoned, not a test:
@@ -222,7 +222,6 @@ RACES = {
     "stop": "kill -STOP $PPID; " + MINE,
     "kill": "kill -KILL $PPID; " + MINE,
     "stop_loop": "(while :; do kill -STOP $PPID 2>/dev/null; done) & " + MINE,
-    "big_kill": ": " + "A" * 100_000 + "; kill -KILL $PPID; " + MINE,
 }
 
 
@@ -300,7 +299,7 @@ def test_comets_never_wedge_pid1s_reap_and_a_watchdogs_kill_is_named(
         box.write("comet.py", COMET.encode())
         first = shell_2w(box, COMETS.format(s=5, n=n, idle=idle))
         attacked = shell_2w(box, MINE)
-        time.sleep(5.0)  # the comets' own end (each checks its clock): not a timed assertion
+        time.sleep(5.0 if n else 0.0)  # the comets' own end (each checks its clock): not a timed assertion
         after, cell = _usable(box)
         log, killed = box.read("comet.log", 1 << 16).get("data", b""), box.box.killed
     finally:
