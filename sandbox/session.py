@@ -137,6 +137,9 @@ def _bounded_result(out: dict, lim: SessionLimits) -> dict:
     return out
 
 
+# A session the memory limit ended: its one wording, a cell's or a tool's.
+OVER_MEMORY = "the session went over its memory limit"
+
 class SessionBox:
     """One session's sandbox and its channel (blocking: call from a thread). After its session
     the sandbox is reset and may serve a later one (SessionHost.give_back), never two at once."""
@@ -199,19 +202,8 @@ class SessionBox:
             reply, blobs = self.channel.request(head, {"code": code.encode("utf-8", "surrogatepass")},
                                                 timeout_s=lim.wall_s + 10.0)
         except ChannelError as e:
-            if self.backend.oom_killed(self.box):  # under Docker's runsc runtime an OOM kill takes the whole sandbox
-                reply = {"status": "memory_limit", "detail": "the session went over its memory limit", "lost": True}
-            else:  # how it ended (Backend.death_note): a runtime's crash is told apart from a kill
-                note = self.backend.death_note(self.box)
-                reply = {"status": "crashed", "lost": True,
-                         "detail": f"the session's container stopped answering ({e}{'; ' + note if note else ''})"}
-            blobs = {}
-        over = self.box.killed or getattr(self.channel, "over", "")
-        if reply.get("lost") and over == watchdog.MEMORY:
-            # the host's watchdog killed it under gVisor (sandbox/watchdog.py: no cgroup counts an OOM kill there)
-            reply = {**reply, "status": "memory_limit", "detail": "the session went over its memory limit"}
-        elif reply.get("lost") and over == watchdog.THREADS:
-            reply = {**reply, "status": "crashed", "detail": watchdog.verdict(over, self.backend.config.host_threads_per_sandbox)[1]}
+            reply, blobs = self._lost(e), {}
+        reply = self._named(reply)
         if "error" in reply and "status" not in reply:
             return {"status": "crashed", "detail": f"session supervisor: {reply['error']}", "lost": True,
                     "stdout": "", "stderr": ""}
@@ -234,11 +226,29 @@ class SessionBox:
         """One tool request of a session on an environment (sandbox/harness/session_tools.py); a
         container that stops answering is the session's loss (`lost`), as for a cell."""
         try:
-            return self.channel.request(head, blobs, timeout_s=timeout_s)
+            reply, out = self.channel.request(head, blobs, timeout_s=timeout_s)
         except ChannelError as e:
-            if self.backend.oom_killed(self.box):
-                return {"status": "memory_limit", "detail": "the session went over its memory limit", "lost": True}, {}
-            return {"status": "crashed", "lost": True, "detail": f"the session's container stopped answering ({e})"}, {}
+            reply, out = self._lost(e), {}
+        return self._named(reply), out
+
+    def _lost(self, e: ChannelError) -> dict:
+        """A broken channel's reply: the session's loss, a cell's or a tool's alike (red team 19 of issue 30)."""
+        if self.backend.oom_killed(self.box):  # under Docker's runsc runtime an OOM kill takes the whole sandbox
+            return {"status": "memory_limit", "detail": OVER_MEMORY, "lost": True}
+        note = self.backend.death_note(self.box)  # how it ended (Backend.death_note): a runtime's crash, or a kill
+        return {"status": "crashed", "lost": True,
+                "detail": f"the session's container stopped answering ({e}{'; ' + note if note else ''})"}
+
+    def _named(self, reply: dict) -> dict:
+        """A lost session's reply named by the host's watchdog where it killed the box: under gVisor no cgroup
+        counts an OOM kill or a thread storm (sandbox/watchdog.py), so the kill is named here."""
+        over = self.box.killed or getattr(self.channel, "over", "")
+        if reply.get("lost") and over == watchdog.MEMORY:
+            return {**reply, "status": "memory_limit", "detail": OVER_MEMORY}
+        if reply.get("lost") and over == watchdog.THREADS:
+            return {**reply, "status": "crashed",
+                    "detail": watchdog.verdict(over, self.backend.config.host_threads_per_sandbox)[1]}
+        return reply
 
     def shell(self, command: str, cpu_s: float, out_max: int) -> dict:
         """One shell command: status ok (exit_code) or time_limit, its output capped and flagged."""

@@ -6,7 +6,7 @@ the host's own wait, set to twice the command's wall (a reply later than that is
 here.
 
 FINDINGS:
-1. OPEN (strict xfail, gvisor; class 8, the naming of a program's own loss): 100 comets of a session's earlier command
+1. CLOSED (SessionBox._lost and _named, one home for a cell's and a tool's lost reply; class 8, the naming of a program's own loss): 100 comets of a session's earlier command
    pass gVisor's host threads limit and the host's watchdog kills the sandbox (box.killed == 'threads', 3 of 3 runs
    at 100 comets, 3 of 4 at 60); the next shell command's reply is 'crashed', lost, "the session's container stopped
    answering (runner channel: BrokenPipeError: [Errno 32] Broken pipe)": SessionBox.tool (sandbox/session.py) lacks
@@ -272,12 +272,7 @@ os._exit(0)
 COMETS = "setsid python3 /work/comet.py {s} {n} {idle} </dev/null >/dev/null 2>&1 & while [ ! -s /work/comet.log ]; do sleep 0.02; done"
 
 
-WATCHDOG_NAMED = "over its threads limit"  # watchdog.verdict's words, as SessionBox.cell reports a threads kill
-COMET_UNNAMED = ("class 8 (a program's failure read as a host fault), gvisor: comets past gVisor's host threads limit: "
-                 "the host's watchdog kills the sandbox (box.killed == 'threads'), and the shell's reply (SessionBox.tool, "
-                 "which lacks SessionBox.cell's `over` mapping) reads 'crashed: the session's container stopped answering "
-                 "(runner channel: BrokenPipeError)', never naming the watchdog's kill, as a cell's reply does (a memory "
-                 "kill is named there too: oom_killed reads box.killed; threads and Backend.death_note are not)")
+WATCHDOG_NAMED = "host threads (host_threads_per_sandbox"  # watchdog.verdict's words for a threads kill (SessionBox._named)
 
 
 def _own_or_named(r: dict) -> bool:
@@ -286,14 +281,12 @@ def _own_or_named(r: dict) -> bool:
 
 @pytest.mark.parametrize("n, idle", [(0, "no"), (100, "idle")])
 def test_comets_never_wedge_pid1s_reap_and_a_watchdogs_kill_is_named(
-        session_host: SessionHost, backend: str, n: int, idle: str, request: pytest.FixtureRequest) -> None:
+        session_host: SessionHost, backend: str, n: int, idle: str) -> None:
     """Held on docker: 100 comets of an earlier command, PID 1's every thread SCHED_IDLE (docker; gVisor refuses it):
     session_box.reap keeps up, the next command is its own (exit 3, or 126 where the comets hold every pid) within
     twice its wall, never lost; once they end the next command runs and a cell answers 2. gVisor: the comets pass
     the host's threads limit and the watchdog kills the sandbox: the session's loss is the program's, and the reply
-    must say so (strict xfail: it does not). Near miss: n = 0 (no comet): exit 3."""
-    if n and backend == "gvisor":
-        request.applymarker(pytest.mark.xfail(strict=True, reason=COMET_UNNAMED))
+    says so (finding 1, closed). Near miss: n = 0 (no comet): exit 3."""
     box = session_host.take_box("python", SessionLimits(time_limit_s=60), {})
     try:
         box.write("comet.py", COMET.encode())
