@@ -60,13 +60,17 @@ FINDINGS
    before it pays too (`Let's see.`, `We add.`, `This is easy.`: 12 of 12; on the parent `This is easy.` alone, its
    `this` a proof word). Fix: the anchor's sentence is read with the anchor's own words left out, not the whole
    sentence.
-4. OLD (both profiles; the same on the parent). English prose that shows the other convention otherwise than by a
+4. CLOSED (fx29i: `extract._equation_proofs` returns each convention an equation proves, and the decimal comma's
+   refuses; `_DECIMAL_COMMA_EVIDENCE_RE` reads `2.500,50` and `1.500.000`; every row below refused).
+   OLD (both profiles; the same on the parent). English prose that shows the other convention otherwise than by a
    decimal comma or the euro reads `12.000` as 12: an equation that holds only with a grouping point (`He has 3 x 500
    = 1.500 kg.`, `1,250 x 4 = 5.`), a number grouped twice (`1.500.000 hens`), both marks (`2.500,50`, which
    `_DECIMAL_COMMA_EVIDENCE_RE` reads after no point): 140 of 200 rows (7 evidences x 5 English sentences x 4), 140 on
    the parent. Fix: `_decimal_equation`'s proof of the continental convention (it already returns False for it) and a
    grouping of that convention are evidence that refuses, as a decimal comma is.
-5. OLD (both profiles). An equation that holds only in the English convention proves it over a decimal-comma
+5. CLOSED (fx29i: `_decimal_point_text` reads another language's function words before every proof, the
+   equation's too; every row below refused).
+   OLD (both profiles). An equation that holds only in the English convention proves it over a decimal-comma
    language's own function words (`OTHER_LANGUAGES_FUNCTION_WORDS` refuse `_english_words` only): `3 x 500 = 1,500. Sie
    hat 12.000 kg und er hat mehr.` pays 12, in German, Dutch, French, Spanish, Italian and Swedish prose: 192 of 192 (8
    equations x 6 sentences x 4), 192 on the parent. Fix: a language's own words refuse the whole allowlist
@@ -221,11 +225,8 @@ test_the_same_prose_before_the_anchors_sentence_is_refused = refused_test(_cases
 _CONTINENTAL_EVIDENCE = ["He has 3 x 500 = 1.500 kg. He sold {n} kg.", "1,250 x 4 = 5. She has {n} apples.",
                          "The farm has 1.500.000 hens. They paid {n} dollars.", "The price was 2.500,50. The total is {n} kg.",
                          "They had 1.200 + 300 = 1.500 kg. We add them: {n} g."]
-test_english_with_the_continental_conventions_evidence_is_refused = refused_test(_rows(
-    _both_readings(_CONTINENTAL_EVIDENCE, _LAYOUTS[:2]), (
-        "rt37 class 4, old: a continental equation (`3 x 500 = 1.500`), a number grouped twice (`1.500.000`) and both "
-        "marks (`2.500,50`) are no evidence (`_DECIMAL_COMMA_EVIDENCE_RE`: a decimal comma, the euro); fix: "
-        "`_decimal_equation`'s continental proof and that grouping refuse, as a decimal comma does")))
+test_english_with_the_continental_conventions_evidence_is_refused = refused_test(_cases(
+    _both_readings(_CONTINENTAL_EVIDENCE, _LAYOUTS[:2])))  # closed: extract._equation_proofs, _DECIMAL_COMMA_EVIDENCE_RE
 test_english_with_a_decimal_comma_is_refused = refused_test(_cases(_both_readings([
     "It costs 2 x 1,25 = 2,5. He sold {n} kg.", "Each box holds 0,5 kg. She has {n} apples.",
     "3 x 2,5 = 7,5 kg. The total is {n} kg."], _LAYOUTS[:2])))
@@ -234,10 +235,8 @@ test_english_with_a_decimal_comma_is_refused = refused_test(_cases(_both_reading
 _EQUATION_OVER_WORDS = ["3 x 500 = 1,500. Sie hat {n} kg und er hat mehr.", "1.500 x 2 = 3. Zij heeft {n} kg en het is klaar.",
                         "4 x 250 = 1,000. Elle a {n} kg et il est content.", "1.250 x 4 = 5. Ella tiene {n} kg y es mucho.",
                         "6 x 250 = 1,500. Hon har {n} kg och det ar bra."]
-test_an_english_equation_does_not_outweigh_a_languages_words = refused_test(_rows(
-    _both_readings(_EQUATION_OVER_WORDS, _LAYOUTS[:2]), (
-        "rt37 class 5, old: `_decimal_point_text` is `_english_words or _decimal_equation`, and a language's own "
-        "function words refuse the first only; fix: they refuse the whole allowlist")))
+test_an_english_equation_does_not_outweigh_a_languages_words = refused_test(_cases(
+    _both_readings(_EQUATION_OVER_WORDS, _LAYOUTS[:2])))  # closed: extract._decimal_point_text reads the words first
 test_the_same_prose_with_an_equation_of_both_readings_is_refused = refused_test(_cases(_both_readings([
     "1,500 + 1,500 = 3,000. Sie hat {n} kg und er hat mehr.", "2 x 6.000 = 12.000. Zij heeft {n} kg en het is klaar.",
 ], _LAYOUTS[:2])))
