@@ -75,7 +75,11 @@ FINDINGS
    hat 12.000 kg und er hat mehr.` pays 12, in German, Dutch, French, Spanish, Italian and Swedish prose: 192 of 192 (8
    equations x 6 sentences x 4), 192 on the parent. Fix: a language's own words refuse the whole allowlist
    (`_decimal_point_text`), the equation's branch too.
-6. OLD (both profiles; fx29g kept it under the answer's label). (a) Under the answer's own label (`_answer_label`:
+6. CLOSED (fx29i, grammar._math_line: a bare term opens the box below only where it states the box's value,
+   `_states_box`: the same term or arithmetic of its value; another relation only as a lone name's `\\approx` of it
+   under the answer's label, `_approximates_box`; every row below refused; rt36's `\\in \\{6, 7\\}` and `\\ge 6` under
+   `Answer:`, paid by design there, now refused too).
+   OLD (both profiles; fx29g kept it under the answer's label). (a) Under the answer's own label (`_answer_label`:
    `Answer:`, `Answers:`, `答案：`, `Antwort:`, `The answer is:`, `# Answer:`) a display that says the value is not the
    box's opens the box below: `Answer:\\n\\[k \\ne 6\\]\\n\\boxed{6}`, `k > 6`, `6 < k`, `k \\notin \\{6\\}`, `k \\in (5,
    7)`, `\\frac{k}{1000} \\approx 6`, `k \\approx 6 \\times 10^{3}`, `6?`: 189 of 189 rows (21 labels x 9 such displays;
@@ -244,15 +248,13 @@ test_the_same_prose_with_an_equation_of_both_readings_is_refused = refused_test(
 # 6. Under the answer's own label, a display that says the value is not the box's opens the box (old).
 _NOT_THE_BOX = ["\\[k \\ne 6\\]", "\\[k > 6\\]", "\\[6 < k\\]", "\\[k \\notin \\{6\\}\\]", "\\[k \\in (5, 7)\\]",
                 "\\[\\frac{k}{1000} \\approx 6\\]", "\\[k \\approx 6 \\times 10^{3}\\]", "\\[6?\\]"]
-test_the_answers_label_opens_no_display_against_the_box = refused_test(_rows(
-    [f"{lead}\n{d}\n\\boxed{{6}}" for lead in ("Answer:", "The answer is:", "答案：") for d in _NOT_THE_BOX], (
-        "rt37 class 6, old (fx29g kept it under the answer's label): `_answer_label` opens any relation; fix: a display "
-        "opens the box only where its relation is `=` or `\\approx` and its last side is the box's term")))
-test_a_bare_term_of_another_value_opens_no_box = refused_test(_rows(
+# Closed (grammar._math_line: a bare term opens the box only where it states the box's value, `_states_box`; another
+# relation only as a name's `\\approx` of it under the answer's label, `_approximates_box`).
+test_the_answers_label_opens_no_display_against_the_box = refused_test(_cases(
+    [f"{lead}\n{d}\n\\boxed{{6}}" for lead in ("Answer:", "The answer is:", "答案：") for d in _NOT_THE_BOX]))
+test_a_bare_term_of_another_value_opens_no_box = refused_test(_cases(
     [f"{lead}\n\\[{d}\\]\n\\boxed{{6}}" for lead in ("The total is:", "We add them:", "Therefore:")
-     for d in ("6 \\times 1000", "6 \\cdot 10^3", "\\frac{6}{1000}", "6\\%", "6 \\text{ or } 7")], (
-        "rt37 class 6b, old (new under step leads, which fx29g's `_plain_term` opens): a bare term under a stating "
-        "label opens the box whatever its value; fix: only a term whose value is the box's")))
+     for d in ("6 \\times 1000", "6 \\cdot 10^3", "\\frac{6}{1000}", "6\\%", "6 \\text{ or } 7")]))
 test_a_bare_term_with_words_opens_no_box = refused_test(_cases(
     [f"We add them:\n\\[{d}\\]\n\\boxed{{6}}" for d in (
         "6 \\text{ thousand}", "\\text{about } 6", "6 \\text{ or more}", "6 \\text{ per box}", "\\text{not } 6")]))

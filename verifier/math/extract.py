@@ -855,7 +855,8 @@ def _stated_group(region: str, boxes: list[tuple[int, str | None]], limits: Math
             break
         start = ends[end]
     prefix = region[max(start - 200, 0): start]
-    return start if box_lead(prefix) or _anchor_ends_at(prefix) else None
+    content = next((c for at, c in boxes if at == start), None)  # what a display above must state (grammar._math_line)
+    return start if box_lead(prefix, content) or _anchor_ends_at(prefix) else None
 
 
 _BOX_CLAUSE_BREAK_RE = re.compile(r"(?<!\.)[.!?](?=\s)|[。！？：；]|[,，;:](?!\d)")
@@ -900,7 +901,7 @@ def _stated_parts(
         if _GROUP_SEPARATOR_RE.fullmatch(between.lstrip(" \t$")):
             continue  # `\\boxed{1}, \\boxed{2}`, `\\quad \\text{and} \\quad`: one list
         clause = between[_BOX_JOINER_RE.match(between).end():]  # type: ignore[union-attr]
-        if clause.strip() and not (box_lead(region[max(start - 200, 0): start]) and box_clause(clause)
+        if clause.strip() and not (box_lead(region[max(start - 200, 0): start], content) and box_clause(clause)
                                    and box_subject(clause, region[max(start - GRAMMAR_MAX_CHARS, 0): start], content)):
             return None  # a joiner alone (`, `, ` and `) leaves nothing to read
     return [(start, content) for start, _, content in spans]
@@ -959,7 +960,7 @@ def _first_clause(region: str, begin: int, start: int, value: str | None = None)
     """Whether the words from the sentence start `begin` to the box at `start` state it: with an
     answer anchor among them, the words before the anchor lead to it (`grammar.anchor_lead`, as for
     an anchored answer) and those after it pass `grammar.box_clause`; else all of them do."""
-    if not box_lead(region[max(start - 200, 0): start]) and not _anchor_ends_at(region[max(start - 200, 0): start]):
+    if not box_lead(region[max(start - 200, 0): start], value) and not _anchor_ends_at(region[max(start - 200, 0): start]):
         return False
     clause = region[begin:start]
     anchor = None

@@ -1969,20 +1969,21 @@ a sentence end (a `.` or `,` only after a word: `3.\\boxed{4}` is 3.4, `1,\\boxe
 _BOX_LEAD_TEXT_RE = re.compile(r"\\(?:text|textbf|textit|textrm|mathrm|mathbf|mbox)\s*\{([^{}]{0,80})\}$")
 
 
-def box_lead(prefix: str) -> bool:
+def box_lead(prefix: str, box: str | None = None) -> bool:
     """Whether `prefix`, the text before a box, leaves the box a stated answer (docs/math.md "Answer
     grammar"): the box starts the completion, a line or a sentence, or follows an answer label, a
     stating relation (`=`, `\\Rightarrow`) or a word that states or concludes (LEXICON's "verb" and "lead",
     `ANCHOR_LEADS`: `is \\boxed{6}`, `Thus \\boxed{6}`). Anything else makes the box a part of
     something larger: `-\\boxed{6}`, `\\frac{1}{\\boxed{6}}`, `2 + \\boxed{6}`, `x \\neq \\boxed{6}`,
     `not \\boxed{6}`, `3 or \\boxed{6}`, `half of \\boxed{6}`. An allowlist: an unknown word before a
-    box is not a lead. Bounded: the last `_LEAD_CHARS_BOX` characters are read."""
+    box is not a lead. Bounded: the last `_LEAD_CHARS_BOX` characters are read. `box`, the box's content, is what a
+    display on the line above must state to open it where it is no equation (`_math_line`); None opens no such display."""
     text = prefix[-_LEAD_CHARS_BOX:]
     gap = False  # a space between the box and the mark before it: `3. \\boxed{4}` ends a sentence
     broke = False  # a line break there: a period before it is at its line's end (`period_ends`)
     while True:
         stripped = text.rstrip(" \t\r\n")
-        if stripped != text and "\n" in text[len(stripped):] and _line_start_leads(text, len(stripped)):
+        if stripped != text and "\n" in text[len(stripped):] and _line_start_leads(text, len(stripped), box):
             return True  # the box starts a statement's line
         gap = gap or stripped != text
         broke = broke or "\n" in text[len(stripped):]
@@ -2031,7 +2032,7 @@ def box_lead(prefix: str) -> bool:
             or any(last.endswith(w) for w in _BY_ROLE["cjk_subject"]))
 
 
-def _line_start_leads(text: str, end: int) -> bool:
+def _line_start_leads(text: str, end: int, box: str | None) -> bool:
     """Whether a box that starts a line after `text[:end]` (spacing and a display's opener after it) starts a statement:
     nothing stands before it, or a line break in the spacing ends a statement (`statement_lines`: the line above is math
     alone, closes a block, or ends words with a number or segment). Else the line above is read as on one line with the
@@ -2039,13 +2040,13 @@ def _line_start_leads(text: str, end: int) -> bool:
     if not text[:end].strip():
         return True
     ends = set(statement_lines(text, 0, len(text)))
-    if any(at + 1 in ends for at in range(end, len(text)) if text[at] == "\n") or _math_line(text, end) and (
-            _math_line_opens(text, end)):
+    if any(at + 1 in ends for at in range(end, len(text)) if text[at] == "\n") or _math_line(text, end, box) and (
+            _math_line_opens(text, end, box)):
         return True
     return _line_label(text[:end])
 
 
-def _math_line_opens(text: str, end: int) -> bool:
+def _math_line_opens(text: str, end: int, box: str | None) -> bool:
     """Whether the math whose last line ends at `end` (`_math_line`) opens a sentence, so that its break ends a statement
     before a box (red team 32 class 3: `Maybe:\nx = 6\n\\boxed{6}`, `单位：千\nx = 6\n\\boxed{6}` paid, the colon line
     unread): read up through a run of such math lines (at most `_MATH_RUN_LINES`), one of them opens a sentence as
@@ -2061,7 +2062,7 @@ def _math_line_opens(text: str, end: int) -> bool:
             return True
         end = len(text[:first].rstrip())
         above = text.rfind("\n", 0, end) + 1
-        if not _math_line(text, end) or above == first:
+        if not _math_line(text, end, box) or above == first:
             label = _CLOSING_BOLD_RE.sub("", text[marks_end(text, above): end])
             return _line_label(label)
     return False
@@ -2139,16 +2140,18 @@ _DISPLAY_TERM_EDGE_RE = re.compile(r"^(?:[+*/,;:=<>^_&]|\\(?:times|cdot|div|pm|m
                                    r"|(?:[-+*/,;:=<>^_&]|\\(?:times|cdot|div|pm|mp|approx|sim|to|neg|not|left|right))$")
 
 
-def _math_line(text: str, end: int) -> bool:
+def _math_line(text: str, end: int, box: str | None) -> bool:
     """Whether the line that ends at `end` closes math that opens its line (after its marks: `- \\(...\\)`) and states
     something, so a box on the next line starts a statement, as after a sentence's end (fx29ag, Omni-MATH's outputs):
     its last row's last side is a term (`_display_term`), and it is an equation (`=`, `\\equiv`: `\\[P = 48 + 12\\sqrt{14}
     \\]`, a list's `- \\((p, q, r) = (7, 3, 2)\\)`), or a bare term that a label states (`_plain_term`: `... is:\\n\\[\\n6
-    \\times 3^{2007}\\n\\]\\n\\n\\(\\boxed{...}\\)`, `_line_label`), or any other display (`\\approx`, `\\ge`, `\\in`) under the
-    answer's own label alone (`_answer_label`: `Answer:\\n\\[k \\approx 6\\]`; red team 36 class 4: `Therefore:`, `Step
+    \\times 3^{2007}\\n\\]\\n\\n\\(\\boxed{...}\\)`, `_line_label`), or a name's `\\approx` of the box's value under the answer's
+    own label alone (`_answer_label`: `Answer:\\n\\[k \\approx 6\\]`; red team 36 class 4: `Therefore:`, `Step
     1:`, a condition's colon, `... for any convex quadrilateral \\(P\\):\\n\\[1 < x < 2\\]`, open none). A fragment (`\\[\\times 1000\\]`, `\\[\\approx\\]`,
     `\\[\\text{in thousands}\\]`) or a bare term after words (`In units of\\n\\[1000\\]`) leads into the box's line, read
-    as on one line. A line of math alone with no delimiters states as an equation does (`x = 2 + 4`)."""
+    as on one line. A line of math alone with no delimiters states as an equation does (`x = 2 + 4`). A bare term or
+    another relation opens the box only where it states the box's value (`_states_box`; rt37 class 6: `Answer:\\n\\[k
+    > 6\\]\\n\\boxed{6}`, `We add them:\\n\\[6 \\times 1000\\]\\n\\boxed{6}` state two answers)."""
     spans = _math_spans(text[:end], closed=True)
     span = next(((a, b) for a, b in spans if b == end), None)
     if span is None:
@@ -2170,9 +2173,54 @@ def _math_line(text: str, end: int) -> bool:
     if not _is_display(text, span[0]):
         return False
     if _plain_term(row):
-        return _line_label(above)  # a bare term after a label that states it (`The total is:`, `We add them:`)
-    return _answer_label(above)  # `\\approx`, `\\ge`, `\\in`, `\\to`, `6?`: only under the answer's own label (red team 36
-    # class 4: `Therefore:`, `Step 1:`, `The candidates are:` opened any relation; red team 35 class 4)
+        return _states_box(row, box) and _line_label(above)  # a bare term of the box's value after a label that states
+        # it (`The total is:\\n\\[2 + 4\\]\\n\\boxed{6}`; not `\\[6 \\times 1000\\]`, rt37 class 6b)
+    return _approximates_box(row, box) and _answer_label(above)  # `k \\approx 6` above `\\boxed{6}`: only under the answer's
+    # own label (red team 36 class 4: `Therefore:`, `Step 1:` opened any relation), never `\\ge`, `\\in`, `\\ne`, `6?` or a
+    # scaled name (rt37 class 6a: `\\frac{k}{1000} \\approx 6`, `k \\approx 6 \\times 10^{3}`)
+
+
+_TERM_SPACING_RE = re.compile(r"\\(?:q?quad|[,;:! ]|left|right|displaystyle)(?![A-Za-z])|\s")
+
+
+def _same_term(term: str) -> str:
+    """`term` as `_states_box` compares it: spacing, `\\left`/`\\right` and a whole box around it dropped, `\\dfrac` and
+    `\\tfrac` read as `\\frac` (Omni-MATH's `\\[\\boxed{2^{2019} - 1}\\]` above `\\(\\boxed{2^{2019}-1}\\)`)."""
+    text = _TERM_SPACING_RE.sub("", term).rstrip(".,;")
+    boxed = re.fullmatch(r"\\boxed\{(.*)\}", text)
+    text = boxed.group(1) if boxed else text
+    return re.sub(r"\\[dt]frac(?![A-Za-z])", r"\\frac", text)
+
+
+def _states_box(term: str, box: str | None) -> bool:
+    """Whether a display's bare term states the value of the box below it: the same term (`_same_term`), or arithmetic
+    in numbers alone of the box's value (`_arithmetic`: `2 + 4` above `6`, `2 \\times 3`). An allowlist: any other term
+    (`6 \\times 1000`, `\\frac{6}{1000}`, `6\\%`, `6 \\text{ or } 7`) states another answer than the box (rt37 class 6b),
+    and with no box known (None) none is stated."""
+    if box is None:
+        return False
+    if _same_term(term) == _same_term(box):
+        return True
+    got, want = _arithmetic(term), _arithmetic(box)
+    return got is not None and want is not None and abs(got - want) <= 1e-9 * max(1.0, abs(want))
+
+
+_APPROXIMATED_NAME_RE = re.compile(r"(?:[A-Za-z]|\\[A-Za-z]+)(?:_\{?[A-Za-z0-9]{1,3}\}?)?'*")
+
+
+def _approximates_box(row: str, box: str | None) -> bool:
+    """Whether a display's row is a name approximately equal to the box's value: two sides, a lone name (a letter or a
+    Greek letter's command, a subscript: `k`, `x_1`, `\\theta`) and a term that states the box (`_states_box`), with
+    `\\approx` between. An allowlist of one relation and one shape of side: an order, a membership, a negation, a
+    question or a scaled name says another answer than the box (rt37 class 6a: `k > 6`, `k \\in (5, 7)`, `k \\ne 6`,
+    `\\frac{k}{1000} \\approx 6`)."""
+    sides = re.split(r"\\approx(?![A-Za-z])", row)
+    if len(sides) != 2 or _DISPLAY_RELATION_RE.search(sides[0]) or _DISPLAY_RELATION_RE.search(sides[1]):
+        return False
+    name = _TERM_SPACING_RE.sub("", sides[0])
+    if not _APPROXIMATED_NAME_RE.fullmatch(name) or name.startswith("\\") and name[1:].split("_")[0] not in _GREEK:
+        return False
+    return _states_box(sides[1], box)
 
 
 def _plain_term(row: str) -> bool:
@@ -2191,7 +2239,7 @@ def _answer_label(above: str) -> bool:
     answer:**`, `The answer is:`, `答案：`): its last words, markup dropped, are an answer word (`_ANSWER_HEADS`) with
     only an answer anchor's leads before it (`_answer_led`: `The final answer`) and at most a link after it (`is`),
     read as a label before a box is (`_line_label`). Only such a label opens a display of a relation other than `=`
-    (red team 36 class 4): what else the display says, the answer line states it, and the box below restates it."""
+    (red team 36 class 4), and only a name's `\\approx` of the box's value (`_approximates_box`, rt37 class 6a)."""
     line = above[above.rfind("\n") + 1:]
     line = _CLOSING_BOLD_RE.sub("", line[marks_end(line, 0):])
     if not line.endswith((":", "：")) or not _line_label(line):
