@@ -2327,8 +2327,10 @@ def box_label(text: str) -> bool:
         # have been:`, all label words, paid as a label)
     if _step_lead(words):
         return True  # `Finally, calculate $k$:`, `We add them:`, `Simplifying the fraction:` (fx29bf's cost rows)
-    if all(_label_word(w) for w in words) and _label_phrase(words):
-        return True  # `Answer:`, `Total cost:`, `Step 3:`, `$x$:`; not `$x \\neq$:`, `$x > $:` (a relation)
+    if all(_label_word(w) for w in words) and _label_phrase(words) and _answer_subject(
+            _LEAD_TOKEN_RE.findall(_unmarked_label(named))):
+        return True  # `Answer:`, `Total cost:`, `Step 3:`, `$x$:`; not `$x \\neq$:`, `$x > $:` (a relation), nor `Her answer
+        # is:`, `The answer for each child is:` (rt37 class 7)
     if len(words) == 1 and _led_script_label(words[0]):
         return True  # `所以答案为：`, `因此答案是：`: a caseless run of leads before a label, as `因此，答案为：` (red team 19)
     if words and words[-1].isalpha() and (_has("verb", words[-1]) or words[-1].lower() in _BY_ROLE["cjk_subject"]):
@@ -3214,8 +3216,46 @@ def _answer_led(tokens: list[str]) -> bool:
 
 def _answer_named(tokens: list[str]) -> bool:
     """Whether a box's or colon line's subject names no candidate (`_lone_possible`: `The possible total`) and, headed by
-    `answer`, is led as the anchor is (`_answer_led`: not `The expected answer`; red team 36 class 3a)."""
-    return not _lone_possible(tokens) and _answer_led(tokens)
+    `answer`, is led as the anchor is (`_answer_led`: not `The expected answer`; red team 36 class 3a) and names the
+    problem's answer (`_answer_subject`: not `The answer to the first step`; rt37 class 7)."""
+    return not _lone_possible(tokens) and _answer_led(tokens) and _answer_subject(tokens)
+
+
+_ANSWER_LINKS = frozenset("is are was were".split())
+_ANSWER_WHOLES = frozenset("problem question exercise".split())
+
+
+def _answer_subject(words: list[str]) -> bool:
+    """Whether a subject (or a colon line's label, its link after it) that holds `answer` names the problem's answer: the
+    words before `answer` lead as the anchor's do (`_answer_led`: `The final answer`, `Our answer`; not `Her answer`,
+    `Tom's answer`), and after it stands nothing, a unit or currency after `in` (`The answer in cm`, `The answer (in
+    dollars)`), the unknown's letter (`The answer for k`, `Answer for \\(k\\)`), a part's label (`The answer for part
+    (b)`, `The answer to part 2`) or the problem itself (`The answer to the problem`), then at most a finite link. An allowlist of tails (rt37 class 7): a step's, a part's or someone's
+    answer (`The answer to the first step`, `The answer for each child`, `The answer of the friend`, `The answer the book
+    gives`, `The answer for n = 5`) is another quantity than the problem's. True for a subject with no `answer`."""
+    kept = [w for w in words if w not in ("(", ")", "[", "]", "**", "*", "_")]
+    low = [w.lower() for w in kept]
+    at = next((k for k, w in enumerate(low) if w in ("answer", "answers")), None)
+    if at is None:
+        return True
+    if not _answer_led(kept[: at + 1]):
+        return False
+    tail = low[at + 1:]
+    group = _LINK_GROUP_RE.search(" ".join(tail))  # `will be`, `has been`, `comes out to be` (`_link_chain` reads them)
+    tail = " ".join(tail)[: group.start()].split() if group else tail
+    while tail and tail[-1] in _ANSWER_LINKS:
+        tail = tail[:-1]
+    if not tail:
+        return True
+    if tail[0] == "part":
+        tail = ["for", *tail]  # `Answer (part a)`
+    if len(tail) == 2 and tail[0] == "in":
+        return tail[1] in ("total", "all") or _has("unit", tail[1]) or _has("currency", tail[1])
+    if len(tail) == 2 and tail[0] in ("for", "of") and len(tail[1]) == 1 and tail[1] not in "ai":
+        return math_letter(kept[at + 2])  # `The answer for k`: the unknown's own letter
+    if len(tail) == 3 and tail[0] in ("for", "to", "of") and tail[1] == "part":
+        return len(tail[2]) <= 4 and tail[2].isalnum()
+    return len(tail) == 3 and tail[0] in ("for", "to", "of") and tail[1] in ("the", "this") and tail[2] in _ANSWER_WHOLES
 
 
 def _scale_letter(phrase: list[_Token]) -> bool:
