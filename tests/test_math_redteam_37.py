@@ -108,7 +108,9 @@ FINDINGS
    answer [can be]:\\n\\boxed{6}` is a label: 3 of 1,224 rows (12 refused groups x 34 markups x 3 subjects), all paid on
    the parent. Fix: the label's words read with every mark dropped (an allowlist of what a label's word is), not a list
    of markup.
-9. OLD (both profiles; box_label, not this morning's merges). A label that names a part's quantity or a step's result
+9. CLOSED in part (fx29i, grammar._LABEL_DETERMINERS: `Each:`, `Each box:`, `Every box:` refused; open: a verb's
+   label, `Each person gets:`, `Each bag holds:`, `Verify:`, and a step's or case's result).
+   OLD (both profiles; box_label, not this morning's merges). A label that names a part's quantity or a step's result
    is read as the answer's label above or before a box, where its near spellings are refused: `Each box:\\n\\boxed{6}`,
    `Each:`, `Every box:`, `Each person gets:`, `Each bag holds:` (24 of 51 rows, 17 labels x 3 layouts; `Per box:`,
    `Each one:`, `Apiece:`, `Each day:` held), `Step 1 result:`, `Result of step 1:`, `Case 1 result:`, `Verify:` (18 of
@@ -325,12 +327,24 @@ test_a_hedging_subject_before_a_colons_link_is_refused = refused_test(_cases([f"
     for link in ("is:\n\\boxed{6}", "will be:\n\\boxed{6}", "comes out to be:\n\\boxed{6}")]))
 
 # 9. A label naming a part's quantity or a step's result opens the box (old; box_label).
+# Closed in part (grammar._LABEL_DETERMINERS: a label's determiner is an article, a demonstrative or an owner's, never
+# a distributive `each`, `every`); open: a verb's label (`Each person gets:`, `Verify:`) and a step's result.
+test_a_parts_label_states_no_answer = refused_test(_cases(
+    [f"{label}\n\\boxed{{6}}" for label in ("Each:", "Each box:", "Every box:")] + ["Each box: \\boxed{6}"]))
 test_a_parts_or_a_steps_label_states_no_answer = refused_test(_rows(
     [f"{label}\n\\boxed{{6}}" for label in (
-        "Each:", "Each box:", "Every box:", "Each person gets:", "Each bag holds:", "Step 1 result:", "Result of step 1:",
-        "Case 1 result:", "Verify:")] + ["Each box: \\boxed{6}", "Step 2 result:\n\\[x = 6\\]\n\\boxed{6}"], (
-        "rt37 class 9, old: box_label reads `Each box:`, `Step 1 result:`, `Verify:` as the answer's label where `Per "
-        "box:`, `Intermediate result:`, `Check:` are refused; fix: a label states the answer only with an answer's words")))
+        "Each person gets:", "Each bag holds:", "Step 1 result:", "Result of step 1:", "Case 1 result:", "Verify:")]
+    + ["Step 2 result:\n\\[x = 6\\]\n\\boxed{6}"], (
+        "rt37 class 9, old: box_label reads `Each person gets:` (a verb's label, `box_subject`), `Step 1 result:`, "
+        "`Verify:` as the answer's label where `Per box:`, `Intermediate result:`, `Check:` are refused; fix: a label "
+        "states the answer only with an answer's words")))
+# Near misses of the determiner rule (a part's label: refused; paid on main) and rewrites (a whole's: paid).
+test_a_distributive_label_is_refused = refused_test(_cases([
+    "Each child:\n\\boxed{6}", "Every bag:\n\\boxed{6}", "Each part:\n\\boxed{6}", "**Each box:** \\boxed{6}",
+    "Each box total:\n\\boxed{6}"]))
+test_a_wholes_label_pays = paid_test(_cases([
+    "The total:\n\\boxed{6}", "Our result:\n\\boxed{6}", "This total:\n\\boxed{6}", "Total boxes:\n\\boxed{6}",
+    "Answer:\n\\boxed{6}"]))
 test_a_parts_or_a_steps_near_spellings_are_refused = refused_test(_cases([f"{label}\n\\boxed{{6}}" for label in (
     "Per box:", "Each one:", "Apiece:", "Each day:", "Intermediate result:", "Partial result:", "After step 1:", "Check:")]))
 

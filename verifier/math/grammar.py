@@ -2426,7 +2426,15 @@ def _label_word(w: str) -> bool:
     return (w in _LEAD_MARKS or w in "()[]{}\\" or w.isdigit() or math_letter(w) or low in ANCHOR_LEADS
             or low in _LABEL_WORDS or low in _NUMBERED_LABELS or w in _CJK_LABELS or low in ("textbf", "text", "mathbf", "textit", "of", "in", "for")
             or low in _STATING_VERBS  # `We compute:`
-            or any(_has(role, w) for role in ("noun", "count", "det", "pronoun", "verb")))  # `I made an error:`
+            or low in _LABEL_DETERMINERS
+            or any(_has(role, w) for role in ("noun", "count", "pronoun", "verb")))  # `I made an error:`
+
+
+_LABEL_DETERMINERS = frozenset("a an the this these that those its my our her his their your".split())
+"""The determiners a label's words may hold (`_label_word`): an article, a demonstrative or an owner's, which name the
+whole quantity (`The total:`, `Our result:`). Not LEXICON's distributive `each`, `every`: a label with one names a
+part's quantity (rt37 class 9: `Each box:\\n\\boxed{6}`, `Every box:`, `Each person gets:` paid the part's value as
+the answer)."""
 
 
 _BOX_LEAD_WORDS = frozenset("accordingly conclusion summary short yields yielded yielding giving getting obtaining "
