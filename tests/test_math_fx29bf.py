@@ -100,7 +100,7 @@ test_a_display_that_states_the_boxs_value_opens_it = paid_test(_cases([
     ('The total is:\n\\[6\\]\n\\boxed{6}', '6'), ('Therefore:\n\\[\\dfrac{1}{2}\\]\n\\boxed{\\frac{1}{2}}', '1/2'),
     ('So the total is:\n\\[\\boxed{2^{2019} - 1}\\]\n\\(\\boxed{2^{2019}-1}\\)', '2^{2019}-1'),
     ('The total is:\n\\[6 \\times 3^{2007}\\]\n\\boxed{6 \\times 3^{2007}}', '6 \\times 3^{2007}'),
-    ('The total is:\n\\[2 + 4\\]\n\\[= 6\\]\n\\boxed{6}', '6'),
+    ('The total is:\n\\[2 + 4\\]\n\\[= 6\\]\n\\boxed{6}', '6'), ('The total is:\n\\[0.1 + 0.2\\]\n\\boxed{0.3}', '0.3'),
 ]))
 test_a_display_of_another_value_or_relation_opens_no_box = refused_test(_cases([
     ('Answer:\n\\[k \\approx 6\\]\n\\boxed{7}', '7'), ('Answer:\n\\[x_1 \\approx 6.2\\]\n\\boxed{6}', '6'),
@@ -111,4 +111,6 @@ test_a_display_of_another_value_or_relation_opens_no_box = refused_test(_cases([
     'The total is:\n\\[2 + 5\\]\n\\boxed{6}', 'The total is:\n\\[6.0001\\]\n\\boxed{6}', 'The total is:\n\\[\\frac{12}{3}\\]\n\\boxed{6}',
     'The total is:\n\\[6!\\]\n\\boxed{6}', 'The total is:\n\\[6^2\\]\n\\boxed{6}', 'The total is:\n\\[-6\\]\n\\boxed{6}',
     'The total is:\n\\[60\\]\n\\boxed{6}', 'The total is:\n\\[6x\\]\n\\boxed{6}',
+    'The total is:\n\\[5.9999999999\\]\n\\boxed{6}', 'The total is:\n\\[5.99999999999999999999\\]\n\\boxed{6}',
+    'Answer:\n\\[k \\approx 6.0000000001\\]\n\\boxed{6}',  # exactly the box's value, no tolerance
 ]))

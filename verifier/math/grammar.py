@@ -32,6 +32,7 @@ import inspect
 import math
 import re
 import unicodedata
+from fractions import Fraction
 from collections.abc import Callable, Iterator
 from contextvars import ContextVar
 from typing import Any, NamedTuple, TypeVar
@@ -2194,15 +2195,15 @@ def _same_term(term: str) -> str:
 
 def _states_box(term: str, box: str | None) -> bool:
     """Whether a display's bare term states the value of the box below it: the same term (`_same_term`), or arithmetic
-    in numbers alone of the box's value (`_arithmetic`: `2 + 4` above `6`, `2 \\times 3`). An allowlist: any other term
-    (`6 \\times 1000`, `\\frac{6}{1000}`, `6\\%`, `6 \\text{ or } 7`) states another answer than the box (rt37 class 6b),
-    and with no box known (None) none is stated."""
+    in numbers alone of exactly the box's value (`_exact_arithmetic`: `2 + 4` above `6`, `2 \\times 3`; `5.9999999999`
+    is no 6). An allowlist: any other term (`6 \\times 1000`, `\\frac{6}{1000}`, `6\\%`, `6 \\text{ or } 7`) states another
+    answer than the box (rt37 class 6b), and with no box known (None) none is stated."""
     if box is None:
         return False
     if _same_term(term) == _same_term(box):
         return True
-    got, want = _arithmetic(term), _arithmetic(box)
-    return got is not None and want is not None and abs(got - want) <= 1e-9 * max(1.0, abs(want))
+    got = _exact_arithmetic(term)
+    return got is not None and got == _exact_arithmetic(box)
 
 
 _APPROXIMATED_NAME_RE = re.compile(r"(?:[A-Za-z]|\\[A-Za-z]+)(?:_\{?[A-Za-z0-9]{1,3}\}?)?'*")
@@ -3951,37 +3952,52 @@ _MIDDLE_NUMBER_RE = re.compile(r"[0-9.+\-*/() E]{1,60}")
 
 def _arithmetic(side: str) -> float | None:
     """The value of a middle side written in numbers and `+ - \\cdot \\times / ^ \\frac` only, else None."""
+    tree = _arithmetic_tree(side)
+    if tree is None:
+        return None
+    try:
+        return _walk(tree)
+    except (ArithmeticError, ValueError, TypeError):
+        return None
+
+
+_DECIMAL_LITERAL_RE = re.compile(r"\d*\.\d+(?:[eE][+-]?\d+)?|\d+[eE][+-]?\d+")
+
+
+def _exact_arithmetic(side: str) -> Fraction | None:
+    """`_arithmetic`'s value read exactly, each number as written (`0.1 + 0.2` is 3/10, `5.9999999999` is no 6): where a
+    value must be the box's own (`_states_box`), no tolerance. A decimal of more than 15 digits, which a float does not
+    hold (`5.99999999999999999999` reads as 6.0), has no exact value here."""
+    if any(len(re.sub(r"\D", "", d).lstrip("0")) > 15 for d in _DECIMAL_LITERAL_RE.findall(side)):
+        return None
+    tree = _arithmetic_tree(side)
+    if tree is None:
+        return None
+    try:
+        return _exact_walk(tree)
+    except (ArithmeticError, ValueError, TypeError):
+        return None
+
+
+def _arithmetic_tree(side: str) -> ast.expr | None:
+    """The parsed expression of a side written in numbers and `+ - \\cdot \\times / ^ \\frac` only, else None: at most
+    two powers, each of small integers (bounded work)."""
     text = re.sub(r"\\[dt]?frac\{([^{}]*)\}\{([^{}]*)\}", r"((\1)/(\2))", side)
     text = re.sub(r"\\(?:cdot|times)", "*", text).replace("\\div", "/").replace("{", "(").replace("}", ")")
     text = re.sub(r"\\(?:left|right|[,;:! ])", " ", text).replace("^", "**")
     text = re.sub(r"(?<![\w.])(1?\d)\s*!", lambda m: f"({math.factorial(int(m.group(1)))})", text)  # `6!`: 720 (fx29ah)
     text = re.sub(r"(?<=\d)[eE](?=[+-]?\d)", "E", text)  # `6e3`: a number in scientific notation
     text = re.sub(r"(?<=[\d)])\s*(?=\()", "*", text)  # `2(6 + 3)`: a product written by juxtaposition
-    if "**" in text or not _MIDDLE_NUMBER_RE.fullmatch(text.strip() or "x"):
-        return None if "**" not in text else _power(text)
-    return _evaluate(text)
-
-
-def _power(text: str) -> float | None:
-    """`6 \\cdot 10^3`: a power of small integers only (bounded)."""
-    if not re.fullmatch(r"[0-9.+\-*/() ]*(?:\*\*\(?-?\d{1,2}\)?[0-9.+\-*/() ]*)+", text.strip()):
+    if "**" in text:  # `6 \\cdot 10^3`: a power of small integers only
+        if not re.fullmatch(r"[0-9.+\-*/() ]*(?:\*\*\(?-?\d{1,2}\)?[0-9.+\-*/() ]*)+", text.strip()):
+            return None
+    elif not _MIDDLE_NUMBER_RE.fullmatch(text.strip() or "x"):
         return None
-    return _evaluate(text)
-
-
-def _evaluate(text: str) -> float | None:
-    """Numbers and `+ - * / **` only, walked by hand (no `eval`); at most two powers, each to an exponent of at
-    most 30 (bounded work)."""
     try:
         tree = ast.parse(text.strip(), mode="eval")
     except (SyntaxError, ValueError):
         return None
-    if sum(isinstance(node, ast.Pow) for node in ast.walk(tree)) > 2:
-        return None
-    try:
-        return _walk(tree.body)
-    except (ArithmeticError, ValueError, TypeError):
-        return None
+    return None if sum(isinstance(node, ast.Pow) for node in ast.walk(tree)) > 2 else tree.body
 
 
 _BINARY = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
@@ -4003,6 +4019,25 @@ def _walk(node: ast.expr) -> float | None:
         return float(left ** right) if abs(right) <= 30 and right == int(right) else None
     op = _BINARY.get(type(node.op))
     return None if op is None else float(op(left, right))
+
+
+def _exact_walk(node: ast.expr) -> Fraction | None:
+    """`_walk` in exact fractions: a number is the decimal it is written as (`repr` of a float literal of up to 15
+    digits gives them back), a power's exponent a whole number of at most 30."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
+        return Fraction(repr(node.value)) if isinstance(node.value, float) else Fraction(node.value)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        inner = _exact_walk(node.operand)
+        return None if inner is None else -inner if isinstance(node.op, ast.USub) else inner
+    if not isinstance(node, ast.BinOp):
+        return None
+    left, right = _exact_walk(node.left), _exact_walk(node.right)
+    if left is None or right is None:
+        return None
+    if isinstance(node.op, ast.Pow):
+        return left ** int(right) if abs(right) <= 30 and right.denominator == 1 else None
+    op = _BINARY.get(type(node.op))
+    return None if op is None else Fraction(op(left, right))
 
 
 def chain_agrees(answer: str) -> bool:
