@@ -108,8 +108,9 @@ FINDINGS
    answer [can be]:\\n\\boxed{6}` is a label: 3 of 1,224 rows (12 refused groups x 34 markups x 3 subjects), all paid on
    the parent. Fix: the label's words read with every mark dropped (an allowlist of what a label's word is), not a list
    of markup.
-9. CLOSED in part (fx29i, grammar._LABEL_DETERMINERS: `Each:`, `Each box:`, `Every box:` refused; open: a verb's
-   label, `Each person gets:`, `Each bag holds:`, `Verify:`, and a step's or case's result).
+9. CLOSED in part (fx29i, grammar._LABEL_DETERMINERS: `Each:`, `Each box:`, `Every box:` refused; `_LABEL_HEADS`: a
+   label's `result` read as `answer` is, so `Step 1 result:`, `Result of step 1:`, `Case 1 result:` refused; open: a
+   verb's label, `Each person gets:`, `Each bag holds:`, `Verify:`).
    OLD (both profiles; box_label, not this morning's merges). A label that names a part's quantity or a step's result
    is read as the answer's label above or before a box, where its near spellings are refused: `Each box:\\n\\boxed{6}`,
    `Each:`, `Every box:`, `Each person gets:`, `Each bag holds:` (24 of 51 rows, 17 labels x 3 layouts; `Per box:`,
@@ -331,10 +332,16 @@ test_a_hedging_subject_before_a_colons_link_is_refused = refused_test(_cases([f"
 # a distributive `each`, `every`); open: a verb's label (`Each person gets:`, `Verify:`) and a step's result.
 test_a_parts_label_states_no_answer = refused_test(_cases(
     [f"{label}\n\\boxed{{6}}" for label in ("Each:", "Each box:", "Every box:")] + ["Each box: \\boxed{6}"]))
+# Closed (grammar._LABEL_HEADS: a label's `result` is read as its `answer` is, `_answer_subject`).
+test_a_steps_result_states_no_answer = refused_test(_cases(
+    [f"{label}\n\\boxed{{6}}" for label in ("Step 1 result:", "Result of step 1:", "Case 1 result:")]
+    + ["Step 2 result:\n\\[x = 6\\]\n\\boxed{6}", "Result for each child:\n\\boxed{6}", "Partial result:\n\\boxed{6}",
+       "Her result:\n\\boxed{6}", "Result of case 2:\n\\boxed{6}"]))
+test_the_problems_result_pays = paid_test(_cases([f"{label}\n\\boxed{{6}}" for label in (
+    "Final result:", "Result:", "Our result:", "Result for part (a):", "Final Results:", "Step 1:", "Case 1:")]))
 test_a_parts_or_a_steps_label_states_no_answer = refused_test(_rows(
     [f"{label}\n\\boxed{{6}}" for label in (
-        "Each person gets:", "Each bag holds:", "Step 1 result:", "Result of step 1:", "Case 1 result:", "Verify:")]
-    + ["Step 2 result:\n\\[x = 6\\]\n\\boxed{6}"], (
+        "Each person gets:", "Each bag holds:", "Verify:")], (
         "rt37 class 9, old: box_label reads `Each person gets:` (a verb's label, `box_subject`), `Step 1 result:`, "
         "`Verify:` as the answer's label where `Per box:`, `Intermediate result:`, `Check:` are refused; fix: a label "
         "states the answer only with an answer's words")))

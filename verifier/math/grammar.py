@@ -2329,7 +2329,7 @@ def box_label(text: str) -> bool:
     if _step_lead(words):
         return True  # `Finally, calculate $k$:`, `We add them:`, `Simplifying the fraction:` (fx29bf's cost rows)
     if all(_label_word(w) for w in words) and _label_phrase(words) and _answer_subject(
-            _LEAD_TOKEN_RE.findall(_unmarked_label(named))):
+            _LEAD_TOKEN_RE.findall(_unmarked_label(named)), _LABEL_HEADS):
         return True  # `Answer:`, `Total cost:`, `Step 3:`, `$x$:`; not `$x \\neq$:`, `$x > $:` (a relation), nor `Her answer
         # is:`, `The answer for each child is:` (rt37 class 7)
     if len(words) == 1 and _led_script_label(words[0]):
@@ -3231,23 +3231,28 @@ def _answer_named(tokens: list[str]) -> bool:
 
 
 _ANSWER_LINKS = frozenset("is are was were".split())
+_LABEL_HEADS = frozenset("answer answers result results".split())
+"""The heads a label's words are read by as an answer's (`_answer_subject`, `box_label`): a step's or case's result
+(`Step 1 result:`, `Case 1 result:`) is a step's value, as its answer is (rt37 class 9)."""
 _ANSWER_WHOLES = frozenset("problem question exercise".split())
 
 
-def _answer_subject(words: list[str]) -> bool:
+def _answer_subject(words: list[str], heads: frozenset[str] = frozenset({"answer", "answers"})) -> bool:
     """Whether a subject (or a colon line's label, its link after it) that holds `answer` names the problem's answer: the
     words before `answer` lead as the anchor's do (`_answer_led`: `The final answer`, `Our answer`; not `Her answer`,
     `Tom's answer`), and after it stands nothing, a unit or currency after `in` (`The answer in cm`, `The answer (in
     dollars)`), the unknown's letter (`The answer for k`, `Answer for \\(k\\)`), a part's label (`The answer for part
     (b)`, `The answer to part 2`) or the problem itself (`The answer to the problem`), then at most a finite link. An allowlist of tails (rt37 class 7): a step's, a part's or someone's
     answer (`The answer to the first step`, `The answer for each child`, `The answer of the friend`, `The answer the book
-    gives`, `The answer for n = 5`) is another quantity than the problem's. True for a subject with no `answer`."""
+    gives`, `The answer for n = 5`) is another quantity than the problem's. True for a subject with no `answer`. A
+    label reads `result` so too (`_LABEL_HEADS`: `Final result:`; not `Step 1 result:`, `Result of step 1:`, rt37 class
+    9), a prose subject not (`The result of the division is`)."""
     kept = [w for w in words if w not in ("(", ")", "[", "]", "**", "*", "_")]
     low = [w.lower() for w in kept]
-    at = next((k for k, w in enumerate(low) if w in ("answer", "answers")), None)
+    at = next((k for k, w in enumerate(low) if w in heads), None)
     if at is None:
         return True
-    if not _answer_led(kept[: at + 1]):
+    if not anchor_lead(" ".join(kept[:at])):  # `_answer_led`'s reading, for each of `heads`
         return False
     tail = low[at + 1:]
     group = _LINK_GROUP_RE.search(" ".join(tail))  # `will be`, `has been`, `comes out to be` (`_link_chain` reads them)
