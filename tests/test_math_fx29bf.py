@@ -89,3 +89,28 @@ THINK_RIGHT = _cases([
     ('<think>The answer is 12.</think>\n\\boxed{12.000}', '12'), ('<think>Es sind 12,5 kg.</think>\n\\boxed{12,5}', '12.5'),
 ])
 test_a_reasoning_block_in_a_decimal_point_text_pays = paid_test(THINK_RIGHT)
+
+# rt37 class 6 (fx29i): a display that is no equation opens the box below only where it states the box's value
+# (grammar._math_line: a bare term by `_states_box`, another relation as a name's `\approx` by `_approximates_box`).
+test_a_display_that_states_the_boxs_value_opens_it = paid_test(_cases([
+    ('Answer:\n\\[k \\approx 6\\]\n\\boxed{6}', '6'), ('Answer:\n\\[x_1 \\approx 6.2\\]\n\\boxed{6.2}', '6.2'),
+    ('Answer:\n\\[\\theta \\approx 0.5\\]\n\\boxed{0.5}', '0.5'), ('Answer:\n\\[2 \\times 3\\]\n\\boxed{6}', '6'),
+    ('The final answer is:\n\\[k \\approx \\frac{1}{2}\\]\n\\boxed{\\dfrac{1}{2}}', '1/2'),
+    ('The total is:\n\\[2 + 4\\]\n\\boxed{6}', '6'), ('We add them:\n\\[\\frac{12}{2}\\]\n\\boxed{6}', '6'),
+    ('The total is:\n\\[6\\]\n\\boxed{6}', '6'), ('Therefore:\n\\[\\dfrac{1}{2}\\]\n\\boxed{\\frac{1}{2}}', '1/2'),
+    ('So the total is:\n\\[\\boxed{2^{2019} - 1}\\]\n\\(\\boxed{2^{2019}-1}\\)', '2^{2019}-1'),
+    ('The total is:\n\\[6 \\times 3^{2007}\\]\n\\boxed{6 \\times 3^{2007}}', '6 \\times 3^{2007}'),
+    ('The total is:\n\\[2 + 4\\]\n\\[= 6\\]\n\\boxed{6}', '6'), ('The total is:\n\\[0.1 + 0.2\\]\n\\boxed{0.3}', '0.3'),
+]))
+test_a_display_of_another_value_or_relation_opens_no_box = refused_test(_cases([
+    ('Answer:\n\\[k \\approx 6\\]\n\\boxed{7}', '7'), ('Answer:\n\\[x_1 \\approx 6.2\\]\n\\boxed{6}', '6'),
+    'Answer:\n\\[2k \\approx 6\\]\n\\boxed{6}', 'Answer:\n\\[k \\approx 6 + 1\\]\n\\boxed{6}',
+    'Answer:\n\\[k \\approx 6 \\approx 7\\]\n\\boxed{6}', 'Answer:\n\\[\\sqrt{k} \\approx 6\\]\n\\boxed{6}',
+    'Answer:\n\\[k^2 \\approx 6\\]\n\\boxed{6}', 'Answer:\n\\[k \\approx -6\\]\n\\boxed{6}',
+    'Answer:\n\\[k \\le 6\\]\n\\boxed{6}', 'Answer:\n\\[k \\in \\{6\\}\\]\n\\boxed{6}', 'Answer:\n\\[k > 6\\]\n\\[k = 6\\]\n\\boxed{6}',
+    'The total is:\n\\[2 + 5\\]\n\\boxed{6}', 'The total is:\n\\[6.0001\\]\n\\boxed{6}', 'The total is:\n\\[\\frac{12}{3}\\]\n\\boxed{6}',
+    'The total is:\n\\[6!\\]\n\\boxed{6}', 'The total is:\n\\[6^2\\]\n\\boxed{6}', 'The total is:\n\\[-6\\]\n\\boxed{6}',
+    'The total is:\n\\[60\\]\n\\boxed{6}', 'The total is:\n\\[6x\\]\n\\boxed{6}',
+    'The total is:\n\\[5.9999999999\\]\n\\boxed{6}', 'The total is:\n\\[5.99999999999999999999\\]\n\\boxed{6}',
+    'Answer:\n\\[k \\approx 6.0000000001\\]\n\\boxed{6}',  # exactly the box's value, no tolerance
+]))

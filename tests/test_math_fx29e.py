@@ -87,3 +87,27 @@ test_english_the_lexicon_does_not_measure_pays = paid_test(_rows([
     ('The café sold 1,234 cups.\n#### 1,234', '1234'),
 ], "cost (fx29e): a text whose words hold no English function word (`Natalia sold 72 clips.`) or a letter outside ASCII "
    "(`café`) is of no known language, so `d,ddd` is refused; no peer row has one"))
+
+
+# rt37 classes 4 and 5 (fx29i): the decimal comma's convention shown otherwise than by a decimal comma or the euro
+# refuses (`extract._equation_proofs`' continental proof; `_DECIMAL_COMMA_EVIDENCE_RE`: `2.500,50`, `1.500.000`), and a
+# decimal-comma language's function word refuses every proof, an equation's too (`_decimal_point_text`).
+test_the_continental_conventions_evidence_refuses = refused_test(_cases([
+    ('He has 2 x 750 = 1.500 kg. He sold 2,500 kg.\n#### 2,500', '2500'),
+    ('He has 750 + 750 = 1.500 kg. He sold 2,500 kg.\n#### 2,500', '2.5'),
+    ('The city has 2.500.000 people. He sold 2,500 kg.\n#### 2,500', '2500'),
+    ('The city has 2.500.000 people. She has 12.000 kg.\n\\boxed{12.000}', '12'),
+    ('It cost 1.250,75 dollars. He sold 2,500 kg.\n#### 2,500', '2500'),
+    ('3 x 500 = 1,500 and 750 + 750 = 1.500. He sold 2,500 kg.\n#### 2,500', '2500'),  # both conventions proven
+    ('Zij heeft 2,500 kg; 3 x 500 = 1,500.\n#### 2,500', '2500'), ('Han har 12.000 kg. 1.500 x 2 = 3.\n#### 12.000', '12'),
+    ('3 x 500 = 1,500. Ich habe 2,500 kg und er hat mehr.\n#### 2,500', '2500'),
+]))
+test_the_english_conventions_evidence_still_pays = paid_test(_cases([
+    ('3 x 500 = 1,500. He sold 2,500 kg.\n#### 2,500', '2500'),
+    ('The city has 2,500,000 people. He sold 2,500 kg.\n#### 2,500', '2500'),
+    ('It cost 1,250.75 dollars. He sold 2,500 kg.\n#### 2,500', '2500'),
+    ('He has 3 x 500 = 1.500 kg.\n#### 1500', '1500'), ('The farm has 1.500.000 hens. They paid 2500 dollars.\n#### 2500', '2500'),
+    ('Version 1.2.3 is used. He sold 2,500 kg.\n#### 2,500', '2500'),
+    ('3 x 500 = 1,500. She has 2,500 kg and he has more.\n#### 2,500', '2500'),
+    ('3 x 500 = 1,500. Kwa hiyo 2,500 kg.\n#### 2,500', '2500'), ('1.500 x 2 = 3. Jumla ni 12.000 kg.\n#### 12.000', '12'),
+]))

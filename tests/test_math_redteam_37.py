@@ -60,18 +60,26 @@ FINDINGS
    before it pays too (`Let's see.`, `We add.`, `This is easy.`: 12 of 12; on the parent `This is easy.` alone, its
    `this` a proof word). Fix: the anchor's sentence is read with the anchor's own words left out, not the whole
    sentence.
-4. OLD (both profiles; the same on the parent). English prose that shows the other convention otherwise than by a
+4. CLOSED (fx29i: `extract._equation_proofs` returns each convention an equation proves, and the decimal comma's
+   refuses; `_DECIMAL_COMMA_EVIDENCE_RE` reads `2.500,50` and `1.500.000`; every row below refused).
+   OLD (both profiles; the same on the parent). English prose that shows the other convention otherwise than by a
    decimal comma or the euro reads `12.000` as 12: an equation that holds only with a grouping point (`He has 3 x 500
    = 1.500 kg.`, `1,250 x 4 = 5.`), a number grouped twice (`1.500.000 hens`), both marks (`2.500,50`, which
    `_DECIMAL_COMMA_EVIDENCE_RE` reads after no point): 140 of 200 rows (7 evidences x 5 English sentences x 4), 140 on
    the parent. Fix: `_decimal_equation`'s proof of the continental convention (it already returns False for it) and a
    grouping of that convention are evidence that refuses, as a decimal comma is.
-5. OLD (both profiles). An equation that holds only in the English convention proves it over a decimal-comma
+5. CLOSED (fx29i: `_decimal_point_text` reads another language's function words before every proof, the
+   equation's too; every row below refused).
+   OLD (both profiles). An equation that holds only in the English convention proves it over a decimal-comma
    language's own function words (`OTHER_LANGUAGES_FUNCTION_WORDS` refuse `_english_words` only): `3 x 500 = 1,500. Sie
    hat 12.000 kg und er hat mehr.` pays 12, in German, Dutch, French, Spanish, Italian and Swedish prose: 192 of 192 (8
    equations x 6 sentences x 4), 192 on the parent. Fix: a language's own words refuse the whole allowlist
    (`_decimal_point_text`), the equation's branch too.
-6. OLD (both profiles; fx29g kept it under the answer's label). (a) Under the answer's own label (`_answer_label`:
+6. CLOSED (fx29i, grammar._math_line: a bare term opens the box below only where it states the box's value,
+   `_states_box`: the same term or arithmetic of its value; another relation only as a lone name's `\\approx` of it
+   under the answer's label, `_approximates_box`; every row below refused; rt36's `\\in \\{6, 7\\}` and `\\ge 6` under
+   `Answer:`, paid by design there, now refused too).
+   OLD (both profiles; fx29g kept it under the answer's label). (a) Under the answer's own label (`_answer_label`:
    `Answer:`, `Answers:`, `答案：`, `Antwort:`, `The answer is:`, `# Answer:`) a display that says the value is not the
    box's opens the box below: `Answer:\\n\\[k \\ne 6\\]\\n\\boxed{6}`, `k > 6`, `6 < k`, `k \\notin \\{6\\}`, `k \\in (5,
    7)`, `\\frac{k}{1000} \\approx 6`, `k \\approx 6 \\times 10^{3}`, `6?`: 189 of 189 rows (21 labels x 9 such displays;
@@ -84,7 +92,10 @@ FINDINGS
    Fix: under the answer's label a display opens the box only where it states the box's value: its relation is `=` or
    `\\approx` and its last side is the box's term (an allowlist of relation and side); a bare term only where its value
    is the box's (`2 + 4` above `6`).
-7. OLD (both profiles; fx29g closed most of its kind, 5a5a704 paid more). A subject that names an answer other than the
+7. CLOSED in part (fx29i, grammar._answer_subject: a subject or label that holds `answer` has the anchor's leads
+   before it and after it only a unit after `in`, a part's label or the problem, in every reader; open: the row
+   whose colon line stands above an equation's display, `The answer for n = 5 is:\\n\\[x = 6\\]`).
+   OLD (both profiles; fx29g closed most of its kind, 5a5a704 paid more). A subject that names an answer other than the
    problem's, or the answer of a step or a part of the quantity, pays on a colon line and on the box's own line (one
    reader, `_copula_subject`): `The answer to the first step is:\\n\\boxed{6}`, `The answer for each child is
    \\boxed{6}.`, `The answer of the friend was:`, `Her answer is:`, `The answer the book gives is:`, `The answer for n = 5
@@ -92,11 +103,15 @@ FINDINGS
    answer pay as they should, `The answer in cm`, and 48 are held: `The answer of my classmate`, `Tom's answer`, `The
    answer per box`). Fix: an answer's subject admits only the anchor's leads (`_answer_led`) and the listed scale and
    unit phrases after `answer`, nothing else (`to the first step`, `for each child`, `of the friend`, `Her`).
-8. OLD (both profiles). Square brackets are no markup `_unmarked_label` drops, and `can` is a counted noun, so `The
+8. CLOSED in part (fx29i: `_answer_subject` admits no `can be` after `answer`; open: `So the total [can be]:`).
+   OLD (both profiles). Square brackets are no markup `_unmarked_label` drops, and `can` is a counted noun, so `The
    answer [can be]:\\n\\boxed{6}` is a label: 3 of 1,224 rows (12 refused groups x 34 markups x 3 subjects), all paid on
    the parent. Fix: the label's words read with every mark dropped (an allowlist of what a label's word is), not a list
    of markup.
-9. OLD (both profiles; box_label, not this morning's merges). A label that names a part's quantity or a step's result
+9. CLOSED in part (fx29i, grammar._LABEL_DETERMINERS: `Each:`, `Each box:`, `Every box:` refused; `_LABEL_HEADS`: a
+   label's `result` read as `answer` is, so `Step 1 result:`, `Result of step 1:`, `Case 1 result:` refused; open: a
+   verb's label, `Each person gets:`, `Each bag holds:`, `Verify:`).
+   OLD (both profiles; box_label, not this morning's merges). A label that names a part's quantity or a step's result
    is read as the answer's label above or before a box, where its near spellings are refused: `Each box:\\n\\boxed{6}`,
    `Each:`, `Every box:`, `Each person gets:`, `Each bag holds:` (24 of 51 rows, 17 labels x 3 layouts; `Per box:`,
    `Each one:`, `Apiece:`, `Each day:` held), `Step 1 result:`, `Result of step 1:`, `Case 1 result:`, `Verify:` (18 of
@@ -221,11 +236,8 @@ test_the_same_prose_before_the_anchors_sentence_is_refused = refused_test(_cases
 _CONTINENTAL_EVIDENCE = ["He has 3 x 500 = 1.500 kg. He sold {n} kg.", "1,250 x 4 = 5. She has {n} apples.",
                          "The farm has 1.500.000 hens. They paid {n} dollars.", "The price was 2.500,50. The total is {n} kg.",
                          "They had 1.200 + 300 = 1.500 kg. We add them: {n} g."]
-test_english_with_the_continental_conventions_evidence_is_refused = refused_test(_rows(
-    _both_readings(_CONTINENTAL_EVIDENCE, _LAYOUTS[:2]), (
-        "rt37 class 4, old: a continental equation (`3 x 500 = 1.500`), a number grouped twice (`1.500.000`) and both "
-        "marks (`2.500,50`) are no evidence (`_DECIMAL_COMMA_EVIDENCE_RE`: a decimal comma, the euro); fix: "
-        "`_decimal_equation`'s continental proof and that grouping refuse, as a decimal comma does")))
+test_english_with_the_continental_conventions_evidence_is_refused = refused_test(_cases(
+    _both_readings(_CONTINENTAL_EVIDENCE, _LAYOUTS[:2])))  # closed: extract._equation_proofs, _DECIMAL_COMMA_EVIDENCE_RE
 test_english_with_a_decimal_comma_is_refused = refused_test(_cases(_both_readings([
     "It costs 2 x 1,25 = 2,5. He sold {n} kg.", "Each box holds 0,5 kg. She has {n} apples.",
     "3 x 2,5 = 7,5 kg. The total is {n} kg."], _LAYOUTS[:2])))
@@ -234,10 +246,8 @@ test_english_with_a_decimal_comma_is_refused = refused_test(_cases(_both_reading
 _EQUATION_OVER_WORDS = ["3 x 500 = 1,500. Sie hat {n} kg und er hat mehr.", "1.500 x 2 = 3. Zij heeft {n} kg en het is klaar.",
                         "4 x 250 = 1,000. Elle a {n} kg et il est content.", "1.250 x 4 = 5. Ella tiene {n} kg y es mucho.",
                         "6 x 250 = 1,500. Hon har {n} kg och det ar bra."]
-test_an_english_equation_does_not_outweigh_a_languages_words = refused_test(_rows(
-    _both_readings(_EQUATION_OVER_WORDS, _LAYOUTS[:2]), (
-        "rt37 class 5, old: `_decimal_point_text` is `_english_words or _decimal_equation`, and a language's own "
-        "function words refuse the first only; fix: they refuse the whole allowlist")))
+test_an_english_equation_does_not_outweigh_a_languages_words = refused_test(_cases(
+    _both_readings(_EQUATION_OVER_WORDS, _LAYOUTS[:2])))  # closed: extract._decimal_point_text reads the words first
 test_the_same_prose_with_an_equation_of_both_readings_is_refused = refused_test(_cases(_both_readings([
     "1,500 + 1,500 = 3,000. Sie hat {n} kg und er hat mehr.", "2 x 6.000 = 12.000. Zij heeft {n} kg en het is klaar.",
 ], _LAYOUTS[:2])))
@@ -245,15 +255,13 @@ test_the_same_prose_with_an_equation_of_both_readings_is_refused = refused_test(
 # 6. Under the answer's own label, a display that says the value is not the box's opens the box (old).
 _NOT_THE_BOX = ["\\[k \\ne 6\\]", "\\[k > 6\\]", "\\[6 < k\\]", "\\[k \\notin \\{6\\}\\]", "\\[k \\in (5, 7)\\]",
                 "\\[\\frac{k}{1000} \\approx 6\\]", "\\[k \\approx 6 \\times 10^{3}\\]", "\\[6?\\]"]
-test_the_answers_label_opens_no_display_against_the_box = refused_test(_rows(
-    [f"{lead}\n{d}\n\\boxed{{6}}" for lead in ("Answer:", "The answer is:", "答案：") for d in _NOT_THE_BOX], (
-        "rt37 class 6, old (fx29g kept it under the answer's label): `_answer_label` opens any relation; fix: a display "
-        "opens the box only where its relation is `=` or `\\approx` and its last side is the box's term")))
-test_a_bare_term_of_another_value_opens_no_box = refused_test(_rows(
+# Closed (grammar._math_line: a bare term opens the box only where it states the box's value, `_states_box`; another
+# relation only as a name's `\\approx` of it under the answer's label, `_approximates_box`).
+test_the_answers_label_opens_no_display_against_the_box = refused_test(_cases(
+    [f"{lead}\n{d}\n\\boxed{{6}}" for lead in ("Answer:", "The answer is:", "答案：") for d in _NOT_THE_BOX]))
+test_a_bare_term_of_another_value_opens_no_box = refused_test(_cases(
     [f"{lead}\n\\[{d}\\]\n\\boxed{{6}}" for lead in ("The total is:", "We add them:", "Therefore:")
-     for d in ("6 \\times 1000", "6 \\cdot 10^3", "\\frac{6}{1000}", "6\\%", "6 \\text{ or } 7")], (
-        "rt37 class 6b, old (new under step leads, which fx29g's `_plain_term` opens): a bare term under a stating "
-        "label opens the box whatever its value; fix: only a term whose value is the box's")))
+     for d in ("6 \\times 1000", "6 \\cdot 10^3", "\\frac{6}{1000}", "6\\%", "6 \\text{ or } 7")]))
 test_a_bare_term_with_words_opens_no_box = refused_test(_cases(
     [f"We add them:\n\\[{d}\\]\n\\boxed{{6}}" for d in (
         "6 \\text{ thousand}", "\\text{about } 6", "6 \\text{ or more}", "6 \\text{ per box}", "\\text{not } 6")]))
@@ -268,13 +276,31 @@ test_hedged_or_scaled_answer_labels_open_nothing = refused_test(_cases(
 
 # 7. A subject naming another's answer, a step's or a part's (old; one reader for both lines).
 _OTHER_ANSWERS = ["The answer to the first step", "The answer for each child", "The answer of the friend"]
-test_a_subject_naming_another_answer_is_refused = refused_test(_rows(
+# Closed in part (grammar._answer_subject: after `answer` only a unit, a part's label or the problem; before it the
+# anchor's leads, in every reader of a subject and a colon line's label).
+test_a_subject_naming_another_answer_is_refused = refused_test(_cases(
     [f"{s} {link}" for s in _OTHER_ANSWERS for link in ("is:\n\\boxed{6}", "was:\n\\boxed{6}", "is \\boxed{6}.")]
-    + [f"{s} is:\n\\boxed{{6}}" for s in ("Her answer", "His answer", "Their answer", "The answer the book gives")]
-    + ["The answer for n = 5 is:\n\\[x = 6\\]\n\\boxed{6}"], (
-        "rt37 class 7, old (fx29g closed most of its kind): `_copula_subject` admits a subject that names a step's, a "
-        "part's or someone else's answer; fix: only the anchor's leads and listed scale and unit phrases around "
-        "`answer`")))
+    + [f"{s} is:\n\\boxed{{6}}" for s in ("Her answer", "His answer", "Their answer", "The answer the book gives")]))
+test_a_subject_naming_another_answer_above_an_equation_is_refused = refused_test(_rows(
+    ["The answer for n = 5 is:\n\\[x = 6\\]\n\\boxed{6}"], (
+        "rt37 class 7, old: an equation's display below a colon line opens the box whatever the line's subject "
+        "(`_math_line_opens`), so `The answer for n = 5 is:` is not read; fix: the colon line's subject read as "
+        "`_answer_subject` reads it")))
+# Class 7's near misses (a step's, a part's or someone's answer: refused; paid on main) and rewrites (the problem's
+# answer with a unit, a part's label, the unknown's letter or a link group: paid), grammar._answer_subject.
+test_a_step_or_a_persons_answer_is_refused = refused_test(_cases([
+    "The answer to the second step is:\n\\boxed{6}", "The answer for each box is \\boxed{6}.", "Answer for each child:\n\\boxed{6}",
+    "Her final answer:\n\\boxed{6}", "Your answer is:\n\\boxed{6}", "The answer to step 1 is \\boxed{6}.",
+    "The answer without the tax is:\n\\boxed{6}", "The answer for the case k = 1 is \\boxed{6}."]))
+test_the_problems_answer_with_a_listed_tail_pays = paid_test(_cases([
+    "The answer to part (a) is:\n\\boxed{6}", "The answer to the problem is \\boxed{6}.", "The answer in dollars is:\n\\boxed{6}",
+    "The answer for n is:\n\\boxed{6}", "The answer to this question is \\boxed{6}.", "Our answer is \\boxed{6}.",
+    "The answers are:\n\\boxed{6}", "Answer (part a): \\boxed{6}", "The answer in total is \\boxed{6}.",
+    "The answer will be:\n\\boxed{6}", "Answer for \\(k\\):\n\\boxed{6}"]))
+test_a_parts_answer_named_by_its_ordinal_pays = paid_test(_rows(
+    ["The answer to the first part is:\n\\boxed{6}"], (
+        "cost (fx29i, rt37 class 7's fix): `_answer_subject` admits a part by its label (`part (a)`), not by an "
+        "ordinal; paid on main")))
 test_a_subject_that_operates_on_the_answer_is_refused = refused_test(_cases([
     "The answer's square is:\n\\boxed{6}", "The answer squared is:\n\\boxed{6}", "The square of the answer is:\n\\boxed{6}",
     "The answer minus one is:\n\\boxed{6}", "The answer's double is:\n\\boxed{6}", "Twice the answer is:\n\\boxed{6}",
@@ -285,8 +311,10 @@ test_a_subject_naming_the_problems_answer_pays = paid_test(_cases([
     "The final answer comes out to be:\n\\boxed{6}"]))
 
 # 8. Square brackets are no markup the label reader drops (old).
-test_a_bracketed_modal_group_is_no_label = refused_test(_rows(
-    [f"{s} [can be]:\n\\boxed{{6}}" for s in ("The answer", "The final answer", "So the total")], (
+test_a_bracketed_modal_group_is_no_label = refused_test(_cases(
+    [f"{s} [can be]:\n\\boxed{{6}}" for s in ("The answer", "The final answer")]))  # closed: grammar._answer_subject
+test_a_bracketed_modal_group_after_another_subject_is_no_label = refused_test(_rows(
+    ["So the total [can be]:\n\\boxed{6}"], (
         "rt37 class 8, old: `_LABEL_MARKUP_RE` lists no `[`, and `can` is a counted noun, so `[can be]` is a label; "
         "fix: the label's words read with every mark dropped")))
 test_marked_up_modal_groups_are_refused = refused_test(_cases(
@@ -300,12 +328,30 @@ test_a_hedging_subject_before_a_colons_link_is_refused = refused_test(_cases([f"
     for link in ("is:\n\\boxed{6}", "will be:\n\\boxed{6}", "comes out to be:\n\\boxed{6}")]))
 
 # 9. A label naming a part's quantity or a step's result opens the box (old; box_label).
+# Closed in part (grammar._LABEL_DETERMINERS: a label's determiner is an article, a demonstrative or an owner's, never
+# a distributive `each`, `every`); open: a verb's label (`Each person gets:`, `Verify:`) and a step's result.
+test_a_parts_label_states_no_answer = refused_test(_cases(
+    [f"{label}\n\\boxed{{6}}" for label in ("Each:", "Each box:", "Every box:")] + ["Each box: \\boxed{6}"]))
+# Closed (grammar._LABEL_HEADS: a label's `result` is read as its `answer` is, `_answer_subject`).
+test_a_steps_result_states_no_answer = refused_test(_cases(
+    [f"{label}\n\\boxed{{6}}" for label in ("Step 1 result:", "Result of step 1:", "Case 1 result:")]
+    + ["Step 2 result:\n\\[x = 6\\]\n\\boxed{6}", "Result for each child:\n\\boxed{6}", "Partial result:\n\\boxed{6}",
+       "Her result:\n\\boxed{6}", "Result of case 2:\n\\boxed{6}"]))
+test_the_problems_result_pays = paid_test(_cases([f"{label}\n\\boxed{{6}}" for label in (
+    "Final result:", "Result:", "Our result:", "Result for part (a):", "Final Results:", "Step 1:", "Case 1:")]))
 test_a_parts_or_a_steps_label_states_no_answer = refused_test(_rows(
     [f"{label}\n\\boxed{{6}}" for label in (
-        "Each:", "Each box:", "Every box:", "Each person gets:", "Each bag holds:", "Step 1 result:", "Result of step 1:",
-        "Case 1 result:", "Verify:")] + ["Each box: \\boxed{6}", "Step 2 result:\n\\[x = 6\\]\n\\boxed{6}"], (
-        "rt37 class 9, old: box_label reads `Each box:`, `Step 1 result:`, `Verify:` as the answer's label where `Per "
-        "box:`, `Intermediate result:`, `Check:` are refused; fix: a label states the answer only with an answer's words")))
+        "Each person gets:", "Each bag holds:", "Verify:")], (
+        "rt37 class 9, old: box_label reads `Each person gets:` (a verb's label, `box_subject`), `Step 1 result:`, "
+        "`Verify:` as the answer's label where `Per box:`, `Intermediate result:`, `Check:` are refused; fix: a label "
+        "states the answer only with an answer's words")))
+# Near misses of the determiner rule (a part's label: refused; paid on main) and rewrites (a whole's: paid).
+test_a_distributive_label_is_refused = refused_test(_cases([
+    "Each child:\n\\boxed{6}", "Every bag:\n\\boxed{6}", "Each part:\n\\boxed{6}", "**Each box:** \\boxed{6}",
+    "Each box total:\n\\boxed{6}"]))
+test_a_wholes_label_pays = paid_test(_cases([
+    "The total:\n\\boxed{6}", "Our result:\n\\boxed{6}", "This total:\n\\boxed{6}", "Total boxes:\n\\boxed{6}",
+    "Answer:\n\\boxed{6}"]))
 test_a_parts_or_a_steps_near_spellings_are_refused = refused_test(_cases([f"{label}\n\\boxed{{6}}" for label in (
     "Per box:", "Each one:", "Apiece:", "Each day:", "Intermediate result:", "Partial result:", "After step 1:", "Check:")]))
 

@@ -114,21 +114,22 @@ _EQUATION_SIDE = rf"{_EQUATION_NUMBER}(?:{_EQUATION_OPERATOR}{_EQUATION_NUMBER})
 _DECIMAL_OPERAND_RE = re.compile(
     rf"(?<![\w.,]){_EQUATION_SIDE}(?:[ \t]*=[ \t]*{_EQUATION_SIDE}){{1,4}}(?!\w|[.,]\d|[ \t]*(?:[-+*×=/^]|\\(?:times|cdot)|x[ \t]))")
 """An equation of numbers alone (`2.5 + 3.5 = 6`, `1.25 * 1,200 = 1,500`, `2 \\cdot 0.5 = 1`, GSM8K's `3 x 500 = 1,500`):
-the only arithmetic read as the English convention's evidence (`_decimal_equation`), never an operator beside a word,
+the only arithmetic read as a convention's evidence (`_equation_proofs`), never an operator beside a word,
 markup or a bullet (`**Schritt 1.1**`, `+ 1.5 Sie`, `Um 14.30 + 2 Stunden`, `Kapitel 3.2 = Teil B`: red team 35 class 2). A hyphen is no operator here
 (`14.30 - 16.00 Uhr` is a range of times); sizes bounded (12 digits, 9 terms a side, 5 sides)."""
 _EQUATION_TERM_RE = re.compile(rf"({_EQUATION_NUMBER})|(=)|[+*×x]|\\(?:times|cdot)")
 
 
-def _decimal_equation(region: str) -> bool:
-    """Whether `region` holds an equation of numbers alone (`_DECIMAL_OPERAND_RE`) that proves the English convention (a
-    point marks the decimal, a comma groups thousands): every number of it reads in both conventions (`_english`,
-    `_continental`: a whole number, `1,500`, `1.250`), and it holds read one way and not the other (`3 x 500 = 1,500`,
-    `1.500 x 2 = 3`). A number with no reading in the other convention is evidence for neither (red team 36 class 2: a
-    date's, a time's, a section's or a grade's point is no decimal point, `24.12 + 7 = 31.12`, `14.30 + 2 = 16.30`,
-    `Note 1.3 + 0.4 = 1.7`; an allowlist of readings, never a list of what a point may mean), and so is an equation that
-    holds either way (`1,500 + 1,500 = 3,000`) or is part of more (red team 35 class 2: a section number or a time
-    beside an operator)."""
+def _equation_proofs(region: str) -> tuple[bool, bool]:
+    """Which conventions `region`'s equations of numbers alone (`_DECIMAL_OPERAND_RE`) prove, as (English, continental):
+    an equation proves one where every number of it reads in both conventions (`_english`, `_continental`: a whole
+    number, `1,500`, `1.250`) and it holds read one way and not the other (`3 x 500 = 1,500`, `1.500 x 2 = 3` prove
+    English; `3 x 500 = 1.500`, `1,250 x 4 = 5` the decimal comma's, which refuses: rt37 class 4). A number with no
+    reading in the other convention is evidence for neither (red team 36 class 2: a date's, a time's, a section's or a
+    grade's point is no decimal point, `24.12 + 7 = 31.12`, `14.30 + 2 = 16.30`, `Note 1.3 + 0.4 = 1.7`; an allowlist
+    of readings, never a list of what a point may mean), and so is an equation that holds either way (`1,500 + 1,500 =
+    3,000`) or is part of more (red team 35 class 2: a section number or a time beside an operator)."""
+    english_proof = continental_proof = False
     for match in _DECIMAL_OPERAND_RE.finditer(region):
         if _continues(region, match.start()):
             continue  # a part of a longer expression (`x + 2.5 + 3.5 = 6`, `5 - 2.5 = 2.5`): not numbers alone
@@ -139,8 +140,8 @@ def _decimal_equation(region: str) -> bool:
             continue  # `24.12`, `2.5`, `1,500.5`, `0.125`: a number of one reading proves neither convention
         holds = _equation_holds(match.group(), english)
         if holds != _equation_holds(match.group(), continental):
-            return holds  # one convention's proof; a decimal comma's (`2 x 1,500 = 3`) refuses the point's reading
-    return False
+            english_proof, continental_proof = english_proof or holds, continental_proof or not holds
+    return english_proof, continental_proof
 
 
 _ENGLISH_NUMBER_RE = re.compile(r"[1-9]\d{0,2}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?")
@@ -409,11 +410,13 @@ _LATEX_LETTER_RE = re.compile(
 
 
 _DECIMAL_COMMA_EVIDENCE_RE = re.compile(
-    r"(?<![\d.,])\d+,\d{1,2}(?![\d,])|€|\bEUR\b|\beuros?\b|\\texteuro(?![A-Za-z])", re.IGNORECASE)
-"""What shows a text of a decimal-comma language besides its anchor (`_decimal_comma_text`): a decimal comma (`12,5`)
-or the euro (`€`, `EUR`, `euro`, LaTeX's `\\euro` and `\\texteuro`: red team 33 class 2b). Evidence only ever refuses,
-over the allowlist; the letters English does not write are no longer listed here (fx29e): `_point_script_letters`
-admits only the letters of decimal-point scripts."""
+    r"(?<![\d.,])\d+,\d{1,2}(?![\d,])|(?<![\d.,])[1-9]\d{0,2}(?:\.\d{3})+,\d+(?!\d|[.,]\d)"
+    r"|(?<![\d.,])[1-9]\d{0,2}(?:\.\d{3}){2,}(?!\d|[.,]\d)|€|\bEUR\b|\beuros?\b|\\texteuro(?![A-Za-z])", re.IGNORECASE)
+"""What shows a text of a decimal-comma language besides its anchor (`_decimal_comma_text`): a decimal comma (`12,5`),
+a number grouped by points before a decimal comma (`2.500,50`) or grouped twice by points (`1.500.000`: rt37 class 4,
+neither has an English reading) or the euro (`€`, `EUR`, `euro`, LaTeX's `\\euro` and `\\texteuro`: red team 33
+class 2b). Evidence only ever refuses, over the allowlist; the letters English does not write are no longer listed
+here (fx29e): `_point_script_letters` admits only the letters of decimal-point scripts."""
 
 
 def grouping_ambiguous(completion: str, answer: str) -> bool:
@@ -441,14 +444,22 @@ def _decimal_comma_text(region: str) -> bool:
 
 def _decimal_point_text(region: str) -> bool:
     """Whether `region` (as compared) is known to write a decimal point and group thousands with a comma: no evidence
-    of a decimal-comma language (`_decimal_comma_text`), every letter of a script known to (`_point_script_letters`),
-    and either its words are English or none (`_english_words`) or it does arithmetic that holds only in that
-    convention (`_decimal_equation`: `2.5 + 3.5 = 6`, `3 x 500 = 1,500`). Any other text (`Also kostet es 12.000.`, `A
-    resposta é 6.000.`, `Więc łącznie 2,500 kg.`) is of no known convention, and a separator that may be either is paid
-    under neither."""
+    of a decimal-comma language (`_decimal_comma_text`, an equation that holds only with a decimal comma:
+    `_equation_proofs`), every letter of a script known to (`_point_script_letters`), no other language's function
+    word (`OTHER_LANGUAGES_FUNCTION_WORDS`, which refuse every proof below: rt37 class 5, `3 x 500 = 1,500. Sie hat
+    12.000 kg.`), and either its words are English or none (`_english_words`) or it does arithmetic that holds only in
+    that convention (`_equation_proofs`: `2.5 + 3.5 = 6`, `3 x 500 = 1,500`). Any other text (`Also kostet es 12.000.`,
+    `A resposta é 6.000.`, `Więc łącznie 2,500 kg.`) is of no known convention, and a separator that may be either is
+    paid under neither."""
     if _decimal_comma_text(region) or not _point_script_letters(region):
         return False
-    return _english_words(region) or _decimal_equation(region)
+    english, continental = _equation_proofs(region)
+    if continental:
+        return False
+    sentences = _prose_sentences(region)
+    if _other_languages_word("\n".join(sentences)):
+        return False
+    return english or _english_words(sentences)
 
 
 def _point_script_letters(region: str) -> bool:
@@ -461,22 +472,30 @@ def _point_script_letters(region: str) -> bool:
     return all(run.isascii() or math_letter(run) or run.lower() in _NEUTRAL_WORDS for run in _LETTERS_RE.findall(others))
 
 
-def _english_words(region: str) -> bool:
-    """Whether `region`'s ASCII words, units aside (`_NEUTRAL_WORDS`), are none (math alone, `\\boxed{2,500}`, `答案是
-    2,500。`) or English: a run of English syntax (`_english_clause`: `Mark has 1,500`, `He drove`, `The total is`) or a
-    computation's English verb (`ENGLISH_FUNCTION_WORDS`' third group: `We compute.`), a share of
-    `ENGLISH_FUNCTION_WORDS` of at least `_ENGLISH_SHARE`, and no other language's function word in lower case
-    (`OTHER_LANGUAGES_FUNCTION_WORDS`). One word is no proof (red team 36 class 1: Norwegian `En and veier`, Swedish
-    `En get vager`, Vietnamese `Me mua them` paid 784 of 800 rows). Not read: the sentence of an English anchor
-    (`_ENGLISH_ANCHOR_RE`), an environment's name (`pmatrix`) and, beside words in lower case, a word in capitals
-    (`ABC`, `BAC`: geometry's points, MathVista). German, Dutch or Indonesian prose without a mark (`Sie hat 2,500
-    kg.`, fx29be's open row) is of no known language, and so is an English anchor under it (`Er hat 12.000 im
-    Jahr.\\nFinal Answer: 12.000`)."""
-    sentences = [s for s in _SENTENCE_SPLIT_RE.split(_ENVIRONMENT_RE.sub(" ", _POINT_SCRIPT_RE.sub(" ", region)))
-                 if not _ENGLISH_ANCHOR_RE.search(s)]
+def _prose_sentences(region: str) -> list[str]:
+    """`region`'s sentences as its language is read (`_SENTENCE_SPLIT_RE`), with the letters of decimal-point scripts,
+    environments' names and the sentence of an English anchor (`_ENGLISH_ANCHOR_RE`) left out."""
+    return [s for s in _SENTENCE_SPLIT_RE.split(_ENVIRONMENT_RE.sub(" ", _POINT_SCRIPT_RE.sub(" ", region)))
+            if not _ENGLISH_ANCHOR_RE.search(s)]
+
+
+def _other_languages_word(prose: str) -> bool:
+    """Whether `prose` holds a function word of a decimal-comma language in lower case (`OTHER_LANGUAGES_FUNCTION_WORDS`):
+    only ever refusing, over every proof of the English convention (`_decimal_point_text`)."""
+    return any(w in _OTHER_LANGUAGES_WORDS for w in _FOREIGN_WORD_RE.findall(prose))
+
+
+def _english_words(sentences: list[str]) -> bool:
+    """Whether the ASCII words of `sentences` (`_prose_sentences`: the English anchor's sentence, an environment's name
+    left out), units aside (`_NEUTRAL_WORDS`), are none (math alone, `\\boxed{2,500}`, `答案是 2,500。`) or English: a
+    run of English syntax (`_english_clause`: `Mark has 1,500`, `He drove`, `The total is`) or a computation's English
+    verb (`ENGLISH_FUNCTION_WORDS`' third group: `We compute.`), and a share of `ENGLISH_FUNCTION_WORDS` of at least
+    `_ENGLISH_SHARE` (another language's function word refuses before, `_decimal_point_text`). One word is no proof
+    (red team 36 class 1: Norwegian `En and veier`, Swedish `En get vager`, Vietnamese `Me mua them` paid 784 of 800
+    rows). Beside words in lower case, a word in capitals (`ABC`, `BAC`: geometry's points, MathVista) is not read.
+    German, Dutch or Indonesian prose without a mark (`Sie hat 2,500 kg.`, fx29be's open row) is of no known language,
+    and so is an English anchor under it (`Er hat 12.000 im Jahr.\\nFinal Answer: 12.000`)."""
     prose = "\n".join(sentences)
-    if any(w in _OTHER_LANGUAGES_WORDS for w in _FOREIGN_WORD_RE.findall(prose)):
-        return False
     found = [w for w in _ASCII_WORD_RE.findall(prose) if w.lower() not in _NEUTRAL_WORDS]
     words = [w.lower() for w in found if not w.isupper()] or [w.lower() for w in found]
     if not words or len(words) <= 2 and all(w in _MATH_CONNECTIVES for w in words):
@@ -836,7 +855,8 @@ def _stated_group(region: str, boxes: list[tuple[int, str | None]], limits: Math
             break
         start = ends[end]
     prefix = region[max(start - 200, 0): start]
-    return start if box_lead(prefix) or _anchor_ends_at(prefix) else None
+    content = next((c for at, c in boxes if at == start), None)  # what a display above must state (grammar._math_line)
+    return start if box_lead(prefix, content) or _anchor_ends_at(prefix) else None
 
 
 _BOX_CLAUSE_BREAK_RE = re.compile(r"(?<!\.)[.!?](?=\s)|[。！？：；]|[,，;:](?!\d)")
@@ -881,7 +901,7 @@ def _stated_parts(
         if _GROUP_SEPARATOR_RE.fullmatch(between.lstrip(" \t$")):
             continue  # `\\boxed{1}, \\boxed{2}`, `\\quad \\text{and} \\quad`: one list
         clause = between[_BOX_JOINER_RE.match(between).end():]  # type: ignore[union-attr]
-        if clause.strip() and not (box_lead(region[max(start - 200, 0): start]) and box_clause(clause)
+        if clause.strip() and not (box_lead(region[max(start - 200, 0): start], content) and box_clause(clause)
                                    and box_subject(clause, region[max(start - GRAMMAR_MAX_CHARS, 0): start], content)):
             return None  # a joiner alone (`, `, ` and `) leaves nothing to read
     return [(start, content) for start, _, content in spans]
@@ -940,7 +960,7 @@ def _first_clause(region: str, begin: int, start: int, value: str | None = None)
     """Whether the words from the sentence start `begin` to the box at `start` state it: with an
     answer anchor among them, the words before the anchor lead to it (`grammar.anchor_lead`, as for
     an anchored answer) and those after it pass `grammar.box_clause`; else all of them do."""
-    if not box_lead(region[max(start - 200, 0): start]) and not _anchor_ends_at(region[max(start - 200, 0): start]):
+    if not box_lead(region[max(start - 200, 0): start], value) and not _anchor_ends_at(region[max(start - 200, 0): start]):
         return False
     clause = region[begin:start]
     anchor = None

@@ -32,6 +32,7 @@ import inspect
 import math
 import re
 import unicodedata
+from fractions import Fraction
 from collections.abc import Callable, Iterator
 from contextvars import ContextVar
 from typing import Any, NamedTuple, TypeVar
@@ -1969,20 +1970,21 @@ a sentence end (a `.` or `,` only after a word: `3.\\boxed{4}` is 3.4, `1,\\boxe
 _BOX_LEAD_TEXT_RE = re.compile(r"\\(?:text|textbf|textit|textrm|mathrm|mathbf|mbox)\s*\{([^{}]{0,80})\}$")
 
 
-def box_lead(prefix: str) -> bool:
+def box_lead(prefix: str, box: str | None = None) -> bool:
     """Whether `prefix`, the text before a box, leaves the box a stated answer (docs/math.md "Answer
     grammar"): the box starts the completion, a line or a sentence, or follows an answer label, a
     stating relation (`=`, `\\Rightarrow`) or a word that states or concludes (LEXICON's "verb" and "lead",
     `ANCHOR_LEADS`: `is \\boxed{6}`, `Thus \\boxed{6}`). Anything else makes the box a part of
     something larger: `-\\boxed{6}`, `\\frac{1}{\\boxed{6}}`, `2 + \\boxed{6}`, `x \\neq \\boxed{6}`,
     `not \\boxed{6}`, `3 or \\boxed{6}`, `half of \\boxed{6}`. An allowlist: an unknown word before a
-    box is not a lead. Bounded: the last `_LEAD_CHARS_BOX` characters are read."""
+    box is not a lead. Bounded: the last `_LEAD_CHARS_BOX` characters are read. `box`, the box's content, is what a
+    display on the line above must state to open it where it is no equation (`_math_line`); None opens no such display."""
     text = prefix[-_LEAD_CHARS_BOX:]
     gap = False  # a space between the box and the mark before it: `3. \\boxed{4}` ends a sentence
     broke = False  # a line break there: a period before it is at its line's end (`period_ends`)
     while True:
         stripped = text.rstrip(" \t\r\n")
-        if stripped != text and "\n" in text[len(stripped):] and _line_start_leads(text, len(stripped)):
+        if stripped != text and "\n" in text[len(stripped):] and _line_start_leads(text, len(stripped), box):
             return True  # the box starts a statement's line
         gap = gap or stripped != text
         broke = broke or "\n" in text[len(stripped):]
@@ -2031,7 +2033,7 @@ def box_lead(prefix: str) -> bool:
             or any(last.endswith(w) for w in _BY_ROLE["cjk_subject"]))
 
 
-def _line_start_leads(text: str, end: int) -> bool:
+def _line_start_leads(text: str, end: int, box: str | None) -> bool:
     """Whether a box that starts a line after `text[:end]` (spacing and a display's opener after it) starts a statement:
     nothing stands before it, or a line break in the spacing ends a statement (`statement_lines`: the line above is math
     alone, closes a block, or ends words with a number or segment). Else the line above is read as on one line with the
@@ -2039,13 +2041,13 @@ def _line_start_leads(text: str, end: int) -> bool:
     if not text[:end].strip():
         return True
     ends = set(statement_lines(text, 0, len(text)))
-    if any(at + 1 in ends for at in range(end, len(text)) if text[at] == "\n") or _math_line(text, end) and (
-            _math_line_opens(text, end)):
+    if any(at + 1 in ends for at in range(end, len(text)) if text[at] == "\n") or _math_line(text, end, box) and (
+            _math_line_opens(text, end, box)):
         return True
     return _line_label(text[:end])
 
 
-def _math_line_opens(text: str, end: int) -> bool:
+def _math_line_opens(text: str, end: int, box: str | None) -> bool:
     """Whether the math whose last line ends at `end` (`_math_line`) opens a sentence, so that its break ends a statement
     before a box (red team 32 class 3: `Maybe:\nx = 6\n\\boxed{6}`, `单位：千\nx = 6\n\\boxed{6}` paid, the colon line
     unread): read up through a run of such math lines (at most `_MATH_RUN_LINES`), one of them opens a sentence as
@@ -2061,7 +2063,7 @@ def _math_line_opens(text: str, end: int) -> bool:
             return True
         end = len(text[:first].rstrip())
         above = text.rfind("\n", 0, end) + 1
-        if not _math_line(text, end) or above == first:
+        if not _math_line(text, end, box) or above == first:
             label = _CLOSING_BOLD_RE.sub("", text[marks_end(text, above): end])
             return _line_label(label)
     return False
@@ -2139,16 +2141,18 @@ _DISPLAY_TERM_EDGE_RE = re.compile(r"^(?:[+*/,;:=<>^_&]|\\(?:times|cdot|div|pm|m
                                    r"|(?:[-+*/,;:=<>^_&]|\\(?:times|cdot|div|pm|mp|approx|sim|to|neg|not|left|right))$")
 
 
-def _math_line(text: str, end: int) -> bool:
+def _math_line(text: str, end: int, box: str | None) -> bool:
     """Whether the line that ends at `end` closes math that opens its line (after its marks: `- \\(...\\)`) and states
     something, so a box on the next line starts a statement, as after a sentence's end (fx29ag, Omni-MATH's outputs):
     its last row's last side is a term (`_display_term`), and it is an equation (`=`, `\\equiv`: `\\[P = 48 + 12\\sqrt{14}
     \\]`, a list's `- \\((p, q, r) = (7, 3, 2)\\)`), or a bare term that a label states (`_plain_term`: `... is:\\n\\[\\n6
-    \\times 3^{2007}\\n\\]\\n\\n\\(\\boxed{...}\\)`, `_line_label`), or any other display (`\\approx`, `\\ge`, `\\in`) under the
-    answer's own label alone (`_answer_label`: `Answer:\\n\\[k \\approx 6\\]`; red team 36 class 4: `Therefore:`, `Step
+    \\times 3^{2007}\\n\\]\\n\\n\\(\\boxed{...}\\)`, `_line_label`), or a name's `\\approx` of the box's value under the answer's
+    own label alone (`_answer_label`: `Answer:\\n\\[k \\approx 6\\]`; red team 36 class 4: `Therefore:`, `Step
     1:`, a condition's colon, `... for any convex quadrilateral \\(P\\):\\n\\[1 < x < 2\\]`, open none). A fragment (`\\[\\times 1000\\]`, `\\[\\approx\\]`,
     `\\[\\text{in thousands}\\]`) or a bare term after words (`In units of\\n\\[1000\\]`) leads into the box's line, read
-    as on one line. A line of math alone with no delimiters states as an equation does (`x = 2 + 4`)."""
+    as on one line. A line of math alone with no delimiters states as an equation does (`x = 2 + 4`). A bare term or
+    another relation opens the box only where it states the box's value (`_states_box`; rt37 class 6: `Answer:\\n\\[k
+    > 6\\]\\n\\boxed{6}`, `We add them:\\n\\[6 \\times 1000\\]\\n\\boxed{6}` state two answers)."""
     spans = _math_spans(text[:end], closed=True)
     span = next(((a, b) for a, b in spans if b == end), None)
     if span is None:
@@ -2170,9 +2174,54 @@ def _math_line(text: str, end: int) -> bool:
     if not _is_display(text, span[0]):
         return False
     if _plain_term(row):
-        return _line_label(above)  # a bare term after a label that states it (`The total is:`, `We add them:`)
-    return _answer_label(above)  # `\\approx`, `\\ge`, `\\in`, `\\to`, `6?`: only under the answer's own label (red team 36
-    # class 4: `Therefore:`, `Step 1:`, `The candidates are:` opened any relation; red team 35 class 4)
+        return _states_box(row, box) and _line_label(above)  # a bare term of the box's value after a label that states
+        # it (`The total is:\\n\\[2 + 4\\]\\n\\boxed{6}`; not `\\[6 \\times 1000\\]`, rt37 class 6b)
+    return _approximates_box(row, box) and _answer_label(above)  # `k \\approx 6` above `\\boxed{6}`: only under the answer's
+    # own label (red team 36 class 4: `Therefore:`, `Step 1:` opened any relation), never `\\ge`, `\\in`, `\\ne`, `6?` or a
+    # scaled name (rt37 class 6a: `\\frac{k}{1000} \\approx 6`, `k \\approx 6 \\times 10^{3}`)
+
+
+_TERM_SPACING_RE = re.compile(r"\\(?:q?quad|[,;:! ]|left|right|displaystyle)(?![A-Za-z])|\s")
+
+
+def _same_term(term: str) -> str:
+    """`term` as `_states_box` compares it: spacing, `\\left`/`\\right` and a whole box around it dropped, `\\dfrac` and
+    `\\tfrac` read as `\\frac` (Omni-MATH's `\\[\\boxed{2^{2019} - 1}\\]` above `\\(\\boxed{2^{2019}-1}\\)`)."""
+    text = _TERM_SPACING_RE.sub("", term).rstrip(".,;")
+    boxed = re.fullmatch(r"\\boxed\{(.*)\}", text)
+    text = boxed.group(1) if boxed else text
+    return re.sub(r"\\[dt]frac(?![A-Za-z])", r"\\frac", text)
+
+
+def _states_box(term: str, box: str | None) -> bool:
+    """Whether a display's bare term states the value of the box below it: the same term (`_same_term`), or arithmetic
+    in numbers alone of exactly the box's value (`_exact_arithmetic`: `2 + 4` above `6`, `2 \\times 3`; `5.9999999999`
+    is no 6). An allowlist: any other term (`6 \\times 1000`, `\\frac{6}{1000}`, `6\\%`, `6 \\text{ or } 7`) states another
+    answer than the box (rt37 class 6b), and with no box known (None) none is stated."""
+    if box is None:
+        return False
+    if _same_term(term) == _same_term(box):
+        return True
+    got = _exact_arithmetic(term)
+    return got is not None and got == _exact_arithmetic(box)
+
+
+_APPROXIMATED_NAME_RE = re.compile(r"(?:[A-Za-z]|\\[A-Za-z]+)(?:_\{?[A-Za-z0-9]{1,3}\}?)?'*")
+
+
+def _approximates_box(row: str, box: str | None) -> bool:
+    """Whether a display's row is a name approximately equal to the box's value: two sides, a lone name (a letter or a
+    Greek letter's command, a subscript: `k`, `x_1`, `\\theta`) and a term that states the box (`_states_box`), with
+    `\\approx` between. An allowlist of one relation and one shape of side: an order, a membership, a negation, a
+    question or a scaled name says another answer than the box (rt37 class 6a: `k > 6`, `k \\in (5, 7)`, `k \\ne 6`,
+    `\\frac{k}{1000} \\approx 6`)."""
+    sides = re.split(r"\\approx(?![A-Za-z])", row)
+    if len(sides) != 2 or _DISPLAY_RELATION_RE.search(sides[0]) or _DISPLAY_RELATION_RE.search(sides[1]):
+        return False
+    name = _TERM_SPACING_RE.sub("", sides[0])
+    if not _APPROXIMATED_NAME_RE.fullmatch(name) or name.startswith("\\") and name[1:].split("_")[0] not in _GREEK:
+        return False
+    return _states_box(sides[1], box)
 
 
 def _plain_term(row: str) -> bool:
@@ -2191,7 +2240,7 @@ def _answer_label(above: str) -> bool:
     answer:**`, `The answer is:`, `答案：`): its last words, markup dropped, are an answer word (`_ANSWER_HEADS`) with
     only an answer anchor's leads before it (`_answer_led`: `The final answer`) and at most a link after it (`is`),
     read as a label before a box is (`_line_label`). Only such a label opens a display of a relation other than `=`
-    (red team 36 class 4): what else the display says, the answer line states it, and the box below restates it."""
+    (red team 36 class 4), and only a name's `\\approx` of the box's value (`_approximates_box`, rt37 class 6a)."""
     line = above[above.rfind("\n") + 1:]
     line = _CLOSING_BOLD_RE.sub("", line[marks_end(line, 0):])
     if not line.endswith((":", "：")) or not _line_label(line):
@@ -2279,8 +2328,10 @@ def box_label(text: str) -> bool:
         # have been:`, all label words, paid as a label)
     if _step_lead(words):
         return True  # `Finally, calculate $k$:`, `We add them:`, `Simplifying the fraction:` (fx29bf's cost rows)
-    if all(_label_word(w) for w in words) and _label_phrase(words):
-        return True  # `Answer:`, `Total cost:`, `Step 3:`, `$x$:`; not `$x \\neq$:`, `$x > $:` (a relation)
+    if all(_label_word(w) for w in words) and _label_phrase(words) and _answer_subject(
+            _LEAD_TOKEN_RE.findall(_unmarked_label(named)), _LABEL_HEADS):
+        return True  # `Answer:`, `Total cost:`, `Step 3:`, `$x$:`; not `$x \\neq$:`, `$x > $:` (a relation), nor `Her answer
+        # is:`, `The answer for each child is:` (rt37 class 7)
     if len(words) == 1 and _led_script_label(words[0]):
         return True  # `所以答案为：`, `因此答案是：`: a caseless run of leads before a label, as `因此，答案为：` (red team 19)
     if words and words[-1].isalpha() and (_has("verb", words[-1]) or words[-1].lower() in _BY_ROLE["cjk_subject"]):
@@ -2376,7 +2427,15 @@ def _label_word(w: str) -> bool:
     return (w in _LEAD_MARKS or w in "()[]{}\\" or w.isdigit() or math_letter(w) or low in ANCHOR_LEADS
             or low in _LABEL_WORDS or low in _NUMBERED_LABELS or w in _CJK_LABELS or low in ("textbf", "text", "mathbf", "textit", "of", "in", "for")
             or low in _STATING_VERBS  # `We compute:`
-            or any(_has(role, w) for role in ("noun", "count", "det", "pronoun", "verb")))  # `I made an error:`
+            or low in _LABEL_DETERMINERS
+            or any(_has(role, w) for role in ("noun", "count", "pronoun", "verb")))  # `I made an error:`
+
+
+_LABEL_DETERMINERS = frozenset("a an the this these that those its my our her his their your".split())
+"""The determiners a label's words may hold (`_label_word`): an article, a demonstrative or an owner's, which name the
+whole quantity (`The total:`, `Our result:`). Not LEXICON's distributive `each`, `every`: a label with one names a
+part's quantity (rt37 class 9: `Each box:\\n\\boxed{6}`, `Every box:`, `Each person gets:` paid the part's value as
+the answer)."""
 
 
 _BOX_LEAD_WORDS = frozenset("accordingly conclusion summary short yields yielded yielding giving getting obtaining "
@@ -3166,8 +3225,51 @@ def _answer_led(tokens: list[str]) -> bool:
 
 def _answer_named(tokens: list[str]) -> bool:
     """Whether a box's or colon line's subject names no candidate (`_lone_possible`: `The possible total`) and, headed by
-    `answer`, is led as the anchor is (`_answer_led`: not `The expected answer`; red team 36 class 3a)."""
-    return not _lone_possible(tokens) and _answer_led(tokens)
+    `answer`, is led as the anchor is (`_answer_led`: not `The expected answer`; red team 36 class 3a) and names the
+    problem's answer (`_answer_subject`: not `The answer to the first step`; rt37 class 7)."""
+    return not _lone_possible(tokens) and _answer_led(tokens) and _answer_subject(tokens)
+
+
+_ANSWER_LINKS = frozenset("is are was were".split())
+_LABEL_HEADS = frozenset("answer answers result results".split())
+"""The heads a label's words are read by as an answer's (`_answer_subject`, `box_label`): a step's or case's result
+(`Step 1 result:`, `Case 1 result:`) is a step's value, as its answer is (rt37 class 9)."""
+_ANSWER_WHOLES = frozenset("problem question exercise".split())
+
+
+def _answer_subject(words: list[str], heads: frozenset[str] = frozenset({"answer", "answers"})) -> bool:
+    """Whether a subject (or a colon line's label, its link after it) that holds `answer` names the problem's answer: the
+    words before `answer` lead as the anchor's do (`_answer_led`: `The final answer`, `Our answer`; not `Her answer`,
+    `Tom's answer`), and after it stands nothing, a unit or currency after `in` (`The answer in cm`, `The answer (in
+    dollars)`), the unknown's letter (`The answer for k`, `Answer for \\(k\\)`), a part's label (`The answer for part
+    (b)`, `The answer to part 2`) or the problem itself (`The answer to the problem`), then at most a finite link. An allowlist of tails (rt37 class 7): a step's, a part's or someone's
+    answer (`The answer to the first step`, `The answer for each child`, `The answer of the friend`, `The answer the book
+    gives`, `The answer for n = 5`) is another quantity than the problem's. True for a subject with no `answer`. A
+    label reads `result` so too (`_LABEL_HEADS`: `Final result:`; not `Step 1 result:`, `Result of step 1:`, rt37 class
+    9), a prose subject not (`The result of the division is`)."""
+    kept = [w for w in words if w not in ("(", ")", "[", "]", "**", "*", "_")]
+    low = [w.lower() for w in kept]
+    at = next((k for k, w in enumerate(low) if w in heads), None)
+    if at is None:
+        return True
+    if not anchor_lead(" ".join(kept[:at])):  # `_answer_led`'s reading, for each of `heads`
+        return False
+    tail = low[at + 1:]
+    group = _LINK_GROUP_RE.search(" ".join(tail))  # `will be`, `has been`, `comes out to be` (`_link_chain` reads them)
+    tail = " ".join(tail)[: group.start()].split() if group else tail
+    while tail and tail[-1] in _ANSWER_LINKS:
+        tail = tail[:-1]
+    if not tail:
+        return True
+    if tail[0] == "part":
+        tail = ["for", *tail]  # `Answer (part a)`
+    if len(tail) == 2 and tail[0] == "in":
+        return tail[1] in ("total", "all") or _has("unit", tail[1]) or _has("currency", tail[1])
+    if len(tail) == 2 and tail[0] in ("for", "of") and len(tail[1]) == 1 and tail[1] not in "ai":
+        return math_letter(kept[at + 2])  # `The answer for k`: the unknown's own letter
+    if len(tail) == 3 and tail[0] in ("for", "to", "of") and tail[1] == "part":
+        return len(tail[2]) <= 4 and tail[2].isalnum()
+    return len(tail) == 3 and tail[0] in ("for", "to", "of") and tail[1] in ("the", "this") and tail[2] in _ANSWER_WHOLES
 
 
 def _scale_letter(phrase: list[_Token]) -> bool:
@@ -3855,37 +3957,52 @@ _MIDDLE_NUMBER_RE = re.compile(r"[0-9.+\-*/() E]{1,60}")
 
 def _arithmetic(side: str) -> float | None:
     """The value of a middle side written in numbers and `+ - \\cdot \\times / ^ \\frac` only, else None."""
+    tree = _arithmetic_tree(side)
+    if tree is None:
+        return None
+    try:
+        return _walk(tree)
+    except (ArithmeticError, ValueError, TypeError):
+        return None
+
+
+_DECIMAL_LITERAL_RE = re.compile(r"\d*\.\d+(?:[eE][+-]?\d+)?|\d+[eE][+-]?\d+")
+
+
+def _exact_arithmetic(side: str) -> Fraction | None:
+    """`_arithmetic`'s value read exactly, each number as written (`0.1 + 0.2` is 3/10, `5.9999999999` is no 6): where a
+    value must be the box's own (`_states_box`), no tolerance. A decimal of more than 15 digits, which a float does not
+    hold (`5.99999999999999999999` reads as 6.0), has no exact value here."""
+    if any(len(re.sub(r"\D", "", d).lstrip("0")) > 15 for d in _DECIMAL_LITERAL_RE.findall(side)):
+        return None
+    tree = _arithmetic_tree(side)
+    if tree is None:
+        return None
+    try:
+        return _exact_walk(tree)
+    except (ArithmeticError, ValueError, TypeError):
+        return None
+
+
+def _arithmetic_tree(side: str) -> ast.expr | None:
+    """The parsed expression of a side written in numbers and `+ - \\cdot \\times / ^ \\frac` only, else None: at most
+    two powers, each of small integers (bounded work)."""
     text = re.sub(r"\\[dt]?frac\{([^{}]*)\}\{([^{}]*)\}", r"((\1)/(\2))", side)
     text = re.sub(r"\\(?:cdot|times)", "*", text).replace("\\div", "/").replace("{", "(").replace("}", ")")
     text = re.sub(r"\\(?:left|right|[,;:! ])", " ", text).replace("^", "**")
     text = re.sub(r"(?<![\w.])(1?\d)\s*!", lambda m: f"({math.factorial(int(m.group(1)))})", text)  # `6!`: 720 (fx29ah)
     text = re.sub(r"(?<=\d)[eE](?=[+-]?\d)", "E", text)  # `6e3`: a number in scientific notation
     text = re.sub(r"(?<=[\d)])\s*(?=\()", "*", text)  # `2(6 + 3)`: a product written by juxtaposition
-    if "**" in text or not _MIDDLE_NUMBER_RE.fullmatch(text.strip() or "x"):
-        return None if "**" not in text else _power(text)
-    return _evaluate(text)
-
-
-def _power(text: str) -> float | None:
-    """`6 \\cdot 10^3`: a power of small integers only (bounded)."""
-    if not re.fullmatch(r"[0-9.+\-*/() ]*(?:\*\*\(?-?\d{1,2}\)?[0-9.+\-*/() ]*)+", text.strip()):
+    if "**" in text:  # `6 \\cdot 10^3`: a power of small integers only
+        if not re.fullmatch(r"[0-9.+\-*/() ]*(?:\*\*\(?-?\d{1,2}\)?[0-9.+\-*/() ]*)+", text.strip()):
+            return None
+    elif not _MIDDLE_NUMBER_RE.fullmatch(text.strip() or "x"):
         return None
-    return _evaluate(text)
-
-
-def _evaluate(text: str) -> float | None:
-    """Numbers and `+ - * / **` only, walked by hand (no `eval`); at most two powers, each to an exponent of at
-    most 30 (bounded work)."""
     try:
         tree = ast.parse(text.strip(), mode="eval")
     except (SyntaxError, ValueError):
         return None
-    if sum(isinstance(node, ast.Pow) for node in ast.walk(tree)) > 2:
-        return None
-    try:
-        return _walk(tree.body)
-    except (ArithmeticError, ValueError, TypeError):
-        return None
+    return None if sum(isinstance(node, ast.Pow) for node in ast.walk(tree)) > 2 else tree.body
 
 
 _BINARY = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
@@ -3907,6 +4024,25 @@ def _walk(node: ast.expr) -> float | None:
         return float(left ** right) if abs(right) <= 30 and right == int(right) else None
     op = _BINARY.get(type(node.op))
     return None if op is None else float(op(left, right))
+
+
+def _exact_walk(node: ast.expr) -> Fraction | None:
+    """`_walk` in exact fractions: a number is the decimal it is written as (`repr` of a float literal of up to 15
+    digits gives them back), a power's exponent a whole number of at most 30."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
+        return Fraction(repr(node.value)) if isinstance(node.value, float) else Fraction(node.value)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        inner = _exact_walk(node.operand)
+        return None if inner is None else -inner if isinstance(node.op, ast.USub) else inner
+    if not isinstance(node, ast.BinOp):
+        return None
+    left, right = _exact_walk(node.left), _exact_walk(node.right)
+    if left is None or right is None:
+        return None
+    if isinstance(node.op, ast.Pow):
+        return left ** int(right) if abs(right) <= 30 and right.denominator == 1 else None
+    op = _BINARY.get(type(node.op))
+    return None if op is None else Fraction(op(left, right))
 
 
 def chain_agrees(answer: str) -> bool:
