@@ -1,5 +1,5 @@
 """Measures the cost of issue 33's proposed allowlist for repository tasks (docs/repo-tasks.md "Trust model",
-"Decided: the allowlist"): a patch may change only (a) the files the task's gold patch changes and (b) files no
+the allowlist decided): a patch may change only (a) the files the task's gold patch changes and (b) files no
 Python process of the test command loaded (imported, executed or opened) in the gold run; every other tree file the
 tests' processes loaded is refused. A right patch touching a loaded file the gold did not is the cost.
 

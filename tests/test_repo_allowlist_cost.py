@@ -1,5 +1,5 @@
 """scripts/measure_allowlist_cost.py, issue 33's measurement of the proposed allowlist (docs/repo-tasks.md "Trust
-model", "Decided, not yet built: the allowlist"): its recorder sees what the tests' processes load (run-time imports,
+model", the allowlist decided): its recorder sees what the tests' processes load (run-time imports,
 data files, a Python subprocess), not what they never load; its predictions mode counts only resolved predictions that
 change an existing non-test file the gold does not."""
 from __future__ import annotations

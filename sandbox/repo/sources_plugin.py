@@ -12,7 +12,7 @@ environment stores them and admission refuses a patch that touches one (sandbox/
 Derived from the collection itself, not from spellings of imports. Not recorded: expected values a test takes from a
 source module's data (`parametrize('case', CASES)`: rt18 A's open xfail), helpers the test calls, what a pytest
 session without this plugin or a test only the task's test patch adds uses (red team 19 classes 8, 9), and red team
-20's open classes (tests/test_repo_redteam_20.py; docs/repo-tasks.md "Decided, not yet built: the allowlist"). A
+20's open classes (tests/test_repo_redteam_20.py; docs/repo-tasks.md "Trust model": the allowlist decided). A
 source decorator inside `@pytest.fixture` is recorded: its wrapper is on the fixture's `__wrapped__` chain.
 
 It records too what pytest itself resolved of its test discovery in each process (`discovery`, rt18 classes D and
