@@ -10,8 +10,10 @@ module or class, a conftest, a module their `pytest_plugins` name: not the proje
 modules whose namespace holds an imported test, class or fixture (a re-exporting `__init__.py`) are what the run used; the
 environment stores them and admission refuses a patch that touches one (sandbox/repo_job.py `environment_sources`).
 Derived from the collection itself, not from spellings of imports. Not recorded: expected values a test takes from a
-source module's data (`parametrize('case', CASES)`), helpers the test calls, a fixture's own decorators' wrappers
-(red team 19 classes 8, 9: tests/test_repo_redteam_19.py).
+source module's data (`parametrize('case', CASES)`: rt18 A's open xfail), helpers the test calls, what a pytest
+session without this plugin or a test only the task's test patch adds uses (red team 19 classes 8, 9), and red team
+20's open classes (tests/test_repo_redteam_20.py; docs/repo-tasks.md "Trust model": the allowlist decided). A
+source decorator inside `@pytest.fixture` is recorded: its wrapper is on the fixture's `__wrapped__` chain.
 
 It records too what pytest itself resolved of its test discovery in each process (`discovery`, rt18 classes D and
 E): `python_files` and `--doctest-glob` as pytest reads them (every configuration file it picks, `-c`, pytest.toml,
