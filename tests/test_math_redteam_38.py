@@ -60,9 +60,12 @@ FINDINGS
    side of 400 terms), and `Final Answer: x = 7 \\cdot 2^{1} = 6` pays 6 though `chain_agrees` itself refuses it
    (`_arithmetic` gives 14; the reader that pays it not traced: `x = 7 \\cdot 2 = 6` is refused). Fix: a middle side that
    cannot be read leaves the chain unread (refused), never agreeing.
-9. OLD (both profiles; class 8 of RED-TEAM.md): `_walk` recurses once per operator and catches no `RecursionError`, so
-   `Final Answer: x = 2^{2} + 1 + ... + 1 = 6` (1,000 ones, 2 KiB) is verdict `error` ("internal error:
-   RecursionError"), not the program's 0. Fix: a bound on a side's operators before it is walked (or an iterative walk).
+9. NEW with fx29i on the box's path, OLD on the anchor's (both profiles; class 8 of RED-TEAM.md): `_walk` and
+   `_exact_walk` recurse once per operator, `_arithmetic_tree` bounds no operator count where a power is written, and
+   neither catches `RecursionError`, so a 2 KiB term is verdict `error` ("internal error: RecursionError"), not the
+   program's 0: `The total is:\\n\\[2 + 4\\]\\n\\boxed{2^{2} + 1 + ... + 1}` (990 ones; `_states_box` evaluates the box
+   once the display has a value; the parent: `incorrect`, 991 operators over the parser's 300), and `Final Answer: x =
+   2^{2} + 1 + ... + 1 = 6` (1,000 ones; `error` on the parent too). Fix: the operator bound (300) before any walk.
 COSTS (strict xfails, "cost: ..."; right answers refused in both profiles, paid on the parent):
 (a) NEW with fx29i: a display that states the box's value in another spelling no longer opens it (`_states_box` admits
    the same term or exact arithmetic in numbers alone): `Answer:\\n\\[\\frac12\\]\\n\\boxed{\\frac{1}{2}}`, `\\[1,000\\]` above
@@ -75,12 +78,23 @@ COSTS (strict xfails, "cost: ..."; right answers refused in both profiles, paid 
    al.`, `nay`, `med`, `til`, `la`, `con`, `pas`) lost its equation's proof (`3 x 500 = 1,500`), which the parent read
    past them: 20 of 42 rows (21 sentences x 2 orders). Fix: the listed words refuse only where no English clause holds
    them (`_english_clause`), or an English sentence's words outweigh them.
-(c) NEW with fx29i (time, exponential): `_arithmetic_tree`'s power check (`[0-9.+\\-*/() ]*(?:\\*\\*...[0-9.+\\-*/()
+(c) NEW with fx29i (`_answer_subject`'s tails): subjects that name the problem's answer by a tail or a lead the
+   allowlist lacks are refused on a colon line and the box's own line: `The answer to the original problem is:\\n\\boxed{6}`,
+   `The answer in square units is:` (`square` before a unit), `The required answer is:`, `The total answer is:`, `The
+   answer found is:`: 19 of 295 rows (59 subjects x 5 links) paid on the parent are refused, 0 gained; 162 more were
+   refused on the parent too (rt37 cost f, open: `The numerical answer is:`). Fix: the tails' allowlist grown by a
+   problem's adjectives (`original`, `given`) and a unit's phrase (`square units`, `km/h`); the leads by `required`.
+(d) NEW with fx29i (time, exponential): `_arithmetic_tree`'s power check (`[0-9.+\\-*/() ]*(?:\\*\\*...[0-9.+\\-*/()
    ]*)+`, the parent's `_power`) backtracks exponentially where it fails: `2^2^...^2 x` costs 4 times more per two more
    `^2`; now `_states_box` evaluates the display and the box, so `The total is:\\n\\[2^2^...^2 x\\]\\n\\boxed{6}` (79 bytes,
    24 carets) takes 3.4 s of CPU (22: 1.0 s; parent 0.002 s: it evaluated no display), and a 100-byte display hours.
    The anchor's chain (`Final Answer: x = 2^2^...^2 x = 6`) paid the same on the parent (1.8 s at 22). Fix: a regex
    with no nested quantifier over the same characters (the `**` tokens counted by a scan), or the parse alone.
+NOTE on classes 1 to 4: a later statement supersedes an earlier one on both trees by design (docs/math.md: the later of
+the last box and the last anchor wins), so `Answer: 7\\n\\boxed{6}`, `The answer is 7.\\n\\boxed{6}` and `Answer:
+$x = 7$\\n\\boxed{6}` pay 6, while `Answer:\\n\\[7\\]\\n\\boxed{6}` is refused (rt37 class 6's fix). A display that states
+another value than the box below is then no worse than a line of prose that does; either the rule reaches the prose
+line too, or cost (a) buys nothing. The lead's call; the xfails below follow fx29i's stated rule.
 Peer corpora (tests/test_math_peers.py's data): 0 of 1,125 completions moved; 0 of 5,062 one-sentence rows
 (GSM8K, MathVista, Omni-MATH, MGSM, `#### 2,500` after) moved.
 HELD (no test added unless named): `_answer_subject`'s tails after `answer`: `in <word>`, 144 of 170 rows of scale and
@@ -231,11 +245,14 @@ test_a_middle_side_of_the_value_pays = paid_test(_cases(
 
 # 9. A long chain's side is an internal error (old).
 @pytest.mark.xfail(strict=True, reason=(
-    "rt38 class 9, old: `_walk` recurses per operator and catches no RecursionError: a 2 KiB chain is verdict "
-    "`error`; fix: bound a side's operators before walking it"))
-def test_a_long_chain_is_the_programs_refusal() -> None:
+    "rt38 class 9, new with fx29i on the box's path (`_states_box` walks the box), old on the anchor's: `_walk` and "
+    "`_exact_walk` recurse per operator and catch no RecursionError: a 2 KiB term is verdict `error`; fix: bound a "
+    "term's operators before walking it"))
+@pytest.mark.parametrize("completion", [
+    "Final Answer: x = 2^{2} + " + "+".join(["1"] * 1000) + " = 6",
+    "The total is:\n\\[2 + 4\\]\n\\boxed{2^{2} + " + "+".join(["1"] * 990) + "}"])
+def test_a_long_term_is_the_programs_refusal(completion: str) -> None:
     """A program's input never turns into the grader's internal error (RED-TEAM.md class 8): it gets its 0."""
-    completion = "Final Answer: x = 2^{2} + " + "+".join(["1"] * 1000) + " = 6"
     verdicts = [grade_math({"completion": completion, "gold": "6", "profile": p})["verdict"] for p in MATH_PROFILES]
     assert "error" not in verdicts, verdicts
 
@@ -267,6 +284,17 @@ test_the_same_english_without_the_homograph_pays = paid_test(_cases(
      (f"{_EQUATION} He sold 2,500 eggs.\n#### 2,500", "2500")]))
 
 
+test_a_subject_naming_the_problems_answer_otherwise_pays = paid_test(_cases(
+    [f"{s} {link}" for s in ("The answer to the original problem", "The answer in square units", "The required answer",
+                             "The total answer", "The answer found") for link in ("is:\n\\boxed{6}", "was:\n\\boxed{6}")]), marks=[
+    pytest.mark.xfail(strict=True, reason=(
+        "cost (rt38 c, new with fx29i): `_answer_subject` admits after `answer` only its listed tails and before it "
+        "the anchor's leads, so `to the original problem`, `in square units`, `required`, `total`, `found` refuse: "
+        "19 of 295 rows paid on the parent; fix: grow the allowlists by a problem's adjectives and unit phrases"))])
+test_a_subject_naming_the_problems_answer_by_a_listed_tail_pays = paid_test(_cases(
+    [f"{s} is:\n\\boxed{{6}}" for s in ("The answer to the problem", "The answer in cm", "The final answer")]))
+
+
 def _bounded_run(code: str, cpu_seconds: int) -> int:
     """The exit status of `code` run by this interpreter in a child limited to `cpu_seconds` of CPU (a bound, not a
     timed assertion: a linear reader needs a thousandth of it)."""
@@ -278,7 +306,7 @@ def _bounded_run(code: str, cpu_seconds: int) -> int:
 
 
 @pytest.mark.xfail(strict=True, reason=(
-    "cost (rt38 c, new with fx29i): `_arithmetic_tree`'s power check backtracks exponentially where it fails (4x per "
+    "cost (rt38 d, new with fx29i): `_arithmetic_tree`'s power check backtracks exponentially where it fails (4x per "
     "two more `^2`); `_states_box` now evaluates the display and the box: a 79-byte display is 3.4 s of CPU; fix: no "
     "nested quantifier over the same characters"))
 def test_a_power_chain_is_read_in_bounded_work() -> None:
