@@ -66,6 +66,15 @@ FINDINGS
    program's 0: `The total is:\\n\\[2 + 4\\]\\n\\boxed{2^{2} + 1 + ... + 1}` (990 ones; `_states_box` evaluates the box
    once the display has a value; the parent: `incorrect`, 991 operators over the parser's 300), and `Final Answer: x =
    2^{2} + 1 + ... + 1 = 6` (1,000 ones; `error` on the parent too). Fix: the operator bound (300) before any walk.
+10. NEW with fx29i on the box's path, OLD on the anchor's (class 9 of RED-TEAM.md, the service stalled):
+   `_arithmetic_tree`'s power check (`[0-9.+\\-*/() ]*(?:\\*\\*...[0-9.+\\-*/() ]*)+`, the parent's `_power`) backtracks
+   exponentially where it fails, 4 times more per two more `^2`, and it runs in `extract_answer`, which the engine
+   runs on its event loop for a completion up to 16 KiB (engine `_read`, `_READ_INLINE_CHARS`; no deadline, the
+   worker's is for grading). `_states_box` now evaluates the display: `The total is:\\n\\[2^2^...^2 x\\]\\n\\boxed{6}`
+   is read in 0.9 s of CPU at 75 bytes (22 carets), 3.1 s at 79, 13.1 s at 83 (measured; load average 2 to 4), so
+   about a minute at 87 bytes and hours at 100 (extrapolated; the parent: 0.001 s, it evaluated no display). The anchor's chain (`chain_agrees`) does the same on both trees:
+   `Final Answer: x = 2^2^...^2 x = 6` is read in 1.1 s at 69 bytes (parent 0.9 s). Fix: a check with no nested
+   quantifier over the same characters (count the `**` tokens by a scan), or the parse alone.
 COSTS (strict xfails, "cost: ..."; right answers refused in both profiles, paid on the parent):
 (a) NEW with fx29i: a display that states the box's value in another spelling no longer opens it (`_states_box` admits
    the same term or exact arithmetic in numbers alone): `Answer:\\n\\[\\frac12\\]\\n\\boxed{\\frac{1}{2}}`, `\\[1,000\\]` above
@@ -84,12 +93,6 @@ COSTS (strict xfails, "cost: ..."; right answers refused in both profiles, paid 
    answer found is:`: 19 of 295 rows (59 subjects x 5 links) paid on the parent are refused, 0 gained; 162 more were
    refused on the parent too (rt37 cost f, open: `The numerical answer is:`). Fix: the tails' allowlist grown by a
    problem's adjectives (`original`, `given`) and a unit's phrase (`square units`, `km/h`); the leads by `required`.
-(d) NEW with fx29i (time, exponential): `_arithmetic_tree`'s power check (`[0-9.+\\-*/() ]*(?:\\*\\*...[0-9.+\\-*/()
-   ]*)+`, the parent's `_power`) backtracks exponentially where it fails: `2^2^...^2 x` costs 4 times more per two more
-   `^2`; now `_states_box` evaluates the display and the box, so `The total is:\\n\\[2^2^...^2 x\\]\\n\\boxed{6}` (79 bytes,
-   24 carets) takes 3.4 s of CPU (22: 1.0 s; parent 0.002 s: it evaluated no display), and a 100-byte display hours.
-   The anchor's chain (`Final Answer: x = 2^2^...^2 x = 6`) paid the same on the parent (1.8 s at 22). Fix: a regex
-   with no nested quantifier over the same characters (the `**` tokens counted by a scan), or the parse alone.
 NOTE on classes 1 to 4: a later statement supersedes an earlier one on both trees by design (docs/math.md: the later of
 the last box and the last anchor wins), so `Answer: 7\\n\\boxed{6}`, `The answer is 7.\\n\\boxed{6}` and `Answer:
 $x = 7$\\n\\boxed{6}` pay 6, while `Answer:\\n\\[7\\]\\n\\boxed{6}` is refused (rt37 class 6's fix). A display that states
@@ -243,7 +246,7 @@ test_a_middle_side_of_the_value_pays = paid_test(_cases(
     ["Final Answer: x = 3 \\cdot 2^{1} = 6", "Final Answer: x = 1+1+1+1+1+1 = 6"]))
 
 
-# 9. A long chain's side is an internal error (old).
+# 9. A long term is an internal error (new on the box's path, old on the anchor's).
 @pytest.mark.xfail(strict=True, reason=(
     "rt38 class 9, new with fx29i on the box's path (`_states_box` walks the box), old on the anchor's: `_walk` and "
     "`_exact_walk` recurse per operator and catch no RecursionError: a 2 KiB term is verdict `error`; fix: bound a "
@@ -306,14 +309,16 @@ def _bounded_run(code: str, cpu_seconds: int) -> int:
 
 
 @pytest.mark.xfail(strict=True, reason=(
-    "cost (rt38 d, new with fx29i): `_arithmetic_tree`'s power check backtracks exponentially where it fails (4x per "
-    "two more `^2`); `_states_box` now evaluates the display and the box: a 79-byte display is 3.4 s of CPU; fix: no "
-    "nested quantifier over the same characters"))
-def test_a_power_chain_is_read_in_bounded_work() -> None:
-    """Untrusted text is parsed in linear time (docs DESIGN section 4): 32 carets are read within 5 s of CPU (the
-    import takes 0.6 s, 10 carets 1 ms), where the exponential check needs about 4**4 times 3.4 s."""
-    code = "from verifier.math import grammar; grammar._exact_arithmetic('2' + '^2' * 32 + ' x')"
-    assert _bounded_run(code, 5) == 0
+    "rt38 class 10, new with fx29i on the box's path, old on the anchor's: `_arithmetic_tree`'s power check "
+    "backtracks exponentially where it fails (4x per two more `^2`), in `extract_answer`, which the engine runs on "
+    "its event loop: 79 bytes are 3.4 s of CPU; fix: no nested quantifier over the same characters"))
+@pytest.mark.parametrize("completion", [
+    "The total is:\n\\[2" + "^2" * 32 + " x\\]\n\\boxed{6}", "Final Answer: x = 2" + "^2" * 32 + " x = 6"])
+def test_a_power_chain_is_read_in_bounded_work(completion: str) -> None:
+    """Untrusted text is parsed in linear time (docs DESIGN section 4): a 100-byte completion is read within 3 s of
+    CPU (the import takes 0.6 s, 10 carets 1 ms), where the exponential check needs about 4**5 times 0.9 s."""
+    code = f"from verifier import math; math.extract_answer({completion!r}, 'strict', None, None)"
+    assert _bounded_run(code, 3) == 0
 
 
 def test_the_display_reader_is_constant_per_grade(monkeypatch: pytest.MonkeyPatch) -> None:
