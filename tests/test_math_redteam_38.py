@@ -34,7 +34,10 @@ FINDINGS
    1000\\]`, `\\[x = \\frac{6}{1000}\\]`, `\\[6 = 7\\]`, `\\[x = 6 \\text{ or } 7\\]`, `\\[x = 6\\%\\]`, `\\[x = 5 + 1 = 7\\]`: 45
    of 50 rows (5 labels x 10 equations; `n = 6 \\text{ thousand}` held), all on the parent; of the peers' labelled
    wrong pairs (mario_eval, nemo_skills, hendrycks_math), 3 of 24 pay with the wrong equation displayed above the
-   gold's box (`\\[x + y - z + 2 = 0\\]` above `\\boxed{5x - 7y + 11z + 4 = 0}`). This is rt37 class 6's own class: the
+   gold's box (`\\[x + y - z + 2 = 0\\]` above `\\boxed{5x - 7y + 11z + 4 = 0}`); every math line's shape does the
+   same (`Answer:\\n$x = 7$\\n\\boxed{6}`, a bare `x = 7`, `$$`, `\\(`, a list's item, a quote, `equation` and `align`
+   environments, `\\tag{1}`, a trailing `,`/`.`: 48 of 104 rows, 4 labels x 26 shapes, the 56 held are bare terms and
+   other relations), all on the parent. This is rt37 class 6's own class: the
    completion states two answers and the box's is paid. Fix: an equation's last side states the box's value
    (`_states_box`), as a bare term must.
 5. OLD (both profiles): `_answer_subject` reads only the heads `answer`/`answers` (and a label's `result`), so every
