@@ -63,13 +63,13 @@ FINDINGS
    side of 400 terms), and `Final Answer: x = 7 \\cdot 2^{1} = 6` pays 6 though `chain_agrees` itself refuses it
    (`_arithmetic` gives 14; the reader that pays it not traced: `x = 7 \\cdot 2 = 6` is refused). Fix: a middle side that
    cannot be read leaves the chain unread (refused), never agreeing.
-9. NEW with fx29i on the box's path, OLD on the anchor's (both profiles; class 8 of RED-TEAM.md): `_walk` and
+9. CLOSED (lead: `_powers_of_small_integers`, the 60-character bound on every arithmetic side). NEW with fx29i on the box's path, OLD on the anchor's (both profiles; class 8 of RED-TEAM.md): `_walk` and
    `_exact_walk` recurse once per operator, `_arithmetic_tree` bounds no operator count where a power is written, and
    neither catches `RecursionError`, so a 2 KiB term is verdict `error` ("internal error: RecursionError"), not the
    program's 0: `The total is:\\n\\[2 + 4\\]\\n\\boxed{2^{2} + 1 + ... + 1}` (990 ones; `_states_box` evaluates the box
    once the display has a value; the parent: `incorrect`, 991 operators over the parser's 300), and `Final Answer: x =
    2^{2} + 1 + ... + 1 = 6` (1,000 ones; `error` on the parent too). Fix: the operator bound (300) before any walk.
-10. NEW with fx29i on the box's path, OLD on the anchor's (class 9 of RED-TEAM.md, the service stalled):
+10. CLOSED (lead: `_powers_of_small_integers`, a split and two flat patterns). NEW with fx29i on the box's path, OLD on the anchor's (class 9 of RED-TEAM.md, the service stalled):
    `_arithmetic_tree`'s power check (`[0-9.+\\-*/() ]*(?:\\*\\*...[0-9.+\\-*/() ]*)+`, the parent's `_power`) backtracks
    exponentially where it fails, 4 times more per two more `^2`, and it runs in `extract_answer`, which the engine
    runs on its event loop for a completion up to 16 KiB (engine `_read`, `_READ_INLINE_CHARS`; no deadline, the
@@ -250,10 +250,6 @@ test_a_middle_side_of_the_value_pays = paid_test(_cases(
 
 
 # 9. A long term is an internal error (new on the box's path, old on the anchor's).
-@pytest.mark.xfail(strict=True, reason=(
-    "rt38 class 9, new with fx29i on the box's path (`_states_box` walks the box), old on the anchor's: `_walk` and "
-    "`_exact_walk` recurse per operator and catch no RecursionError: a 2 KiB term is verdict `error`; fix: bound a "
-    "term's operators before walking it"))
 @pytest.mark.parametrize("completion", [
     "Final Answer: x = 2^{2} + " + "+".join(["1"] * 1000) + " = 6",
     "The total is:\n\\[2 + 4\\]\n\\boxed{2^{2} + " + "+".join(["1"] * 990) + "}"])
@@ -311,10 +307,6 @@ def _bounded_run(code: str, cpu_seconds: int) -> int:
                           capture_output=True, timeout=cpu_seconds * 20).returncode
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "rt38 class 10, new with fx29i on the box's path, old on the anchor's: `_arithmetic_tree`'s power check "
-    "backtracks exponentially where it fails (4x per two more `^2`), in `extract_answer`, which the engine runs on "
-    "its event loop: 79 bytes are 3.4 s of CPU; fix: no nested quantifier over the same characters"))
 @pytest.mark.parametrize("completion", [
     "The total is:\n\\[2" + "^2" * 32 + " x\\]\n\\boxed{6}", "Final Answer: x = 2" + "^2" * 32 + " x = 6"])
 def test_a_power_chain_is_read_in_bounded_work(completion: str) -> None:
