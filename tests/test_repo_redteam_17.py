@@ -90,16 +90,17 @@ def _new(path: str, text: str) -> str:
 
 
 def _refusal(tree: Path, diff: str, cmd: str, language: str = "python", ids: tuple[str, ...] = (),
-             sources: tuple[str, ...] = (), discovery: Any = None) -> str:
+             sources: tuple[str, ...] = (), discovery: Any = None, editable: tuple[str, ...] = ()) -> str:
     """check_admitted as make_repo_plan calls it (no test patch: the tests are the environment's; `ids` the task's
     listed test ids; `sources` the environment's recorded test code files, `discovery` its record of pytest's
-    discovery, None for none); "" when admitted, else the PatchError's text (read_patch's or check_admitted's)."""
+    discovery, None for none; `editable` the task's gold's files, () for no list); "" when admitted, else the
+    PatchError's text (read_patch's or check_admitted's)."""
     from sandbox.repo.apply import tree_kind
     from sandbox.repo.patch import PatchError, check_admitted, command_files, listed_test_files, read_patch
 
     try:
         check_admitted(read_patch(diff), language, lambda p: tree_kind(str(tree), p), listed_test_files(ids),
-                       command_files(cmd, str(tree), discovery), sources)
+                       command_files(cmd, str(tree), discovery), sources, editable)
     except PatchError as e:
         return str(e) or "refused"
     return ""
@@ -232,13 +233,13 @@ _MODULE_DOCTEST = {"pkg/util.py": '"""\n>>> from pkg.mod import X; X\n1\n"""\n\n
 
 
 def _refusal_applied(tree: Path, diff: str, cmd: str, sources: tuple[str, ...] = (), ids: tuple[str, ...] = (),
-                     discovery: Any = None) -> str:
+                     discovery: Any = None, editable: tuple[str, ...] = ()) -> str:
     """`_refusal`, then the checks make_repo_plan makes on the patched tree (the patch applied to overrides): pytest's
     sections and, under --doctest-modules, the environment's doctest examples (`check_doctests`)."""
     from sandbox.repo.apply import config_texts, read_current
     from sandbox.repo.patch import PatchError, check_config_sections, check_doctests, command_files, read_patch
 
-    refused = _refusal(tree, diff, cmd, ids=ids, sources=sources, discovery=discovery)
+    refused = _refusal(tree, diff, cmd, ids=ids, sources=sources, discovery=discovery, editable=editable)
     if refused:
         return refused
     overrides: dict[str, bytes | None] = {}

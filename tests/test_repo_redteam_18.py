@@ -113,13 +113,17 @@ def _files(root: Path, files: dict[str, str]) -> Path:
     return root
 
 
-def _host_grade(tree: Path, completion: str, cmd: str, f2p: tuple[str, ...], p2p: tuple[str, ...] = ()) -> str:
+def _host_grade(tree: Path, completion: str, cmd: str, f2p: tuple[str, ...], p2p: tuple[str, ...] = (),
+                gold: str = "") -> str:
     """make_repo_plan's host part, then the run on the host: the admission (`_refusal_applied`: check_admitted with the
-    listed ids' files, check_config_sections, check_doctests under --doctest-modules), the patch applied, the product's
+    listed ids' files and, given the layout's `gold` patch, its files as the task's `editable` as the rows' readers
+    fill it (sandbox/env_rows.py `gold_files`; "" for no list), check_config_sections, check_doctests under
+    --doctest-modules), the patch applied, the product's
     decoys planted (`_plant_decoys`), the patched tree written to a copy and `cmd` run there by this interpreter's
     pytest with the product's PYTEST_ADDOPTS (its JUnit XML), read by `parse_pytest` and resolved as `_verdict` does.
     "refused: ..." / "task fault: ..." / "accepted" / "tampered ..." / "not resolved: ..."."""
     from sandbox.contract import parse_task
+    from sandbox.env_rows import gold_files
     from sandbox.languages import LANGUAGES
     from sandbox.repo.apply import apply_patch
     from sandbox.repo.grading import lookup, resolve
@@ -135,12 +139,13 @@ def _host_grade(tree: Path, completion: str, cmd: str, f2p: tuple[str, ...], p2p
     except PatchError as e:
         return "task fault: " + str(e)
     sources, discovery = _recorded(tree, cmd)
-    refused = _refusal_applied(tree, completion, cmd, sources, (*f2p, *p2p), discovery)
+    editable = tuple(gold_files({"patch": gold})) if gold else ()
+    refused = _refusal_applied(tree, completion, cmd, sources, (*f2p, *p2p), discovery, editable)
     if refused:
         return "refused: " + refused
     task: Any = parse_task({"id": "rt18", "kind": "repo", "environment": "rt18", "completion": completion,
                             "test_patch": "", "test_cmd": cmd, "fail_to_pass": list(f2p), "pass_to_pass": list(p2p),
-                            "report": "pytest"})
+                            "report": "pytest", "editable": list(editable)})
     overrides: dict[str, bytes | None] = {}
     apply_patch(str(tree), read_patch(completion), overrides)
     renamed: dict[str, str] = {}
