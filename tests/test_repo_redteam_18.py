@@ -58,6 +58,8 @@ E (discovery rows CLOSED, h33i: a pattern counts under its collection roots; doc
    module, listed or not (a deprecated function removed with its doctest) (2). Fix idea: compare only the listed
    module doctests' docstrings, each as doctest finds it (which closes B too); the gold patch's examples, stored at
    env build, admitted as the dataset's.
+STATUS (h33k): A's `CASES` CLOSED by the gold's files (docs/repo-tasks.md "Trust model"; `_host_grade(gold=...)`: the
+task names the gold's files, `editable`, and the table's module is refused as a file the reference fix does not change).
 STATUS (h33g): A closed but for the expected values a test takes from a source module's data (`CASES`, 1 strict xfail):
 env build runs the test command's collection with sandbox/repo/sources_plugin.py and stores the files holding a
 collected test's code or a fixture its module imports (`test_sources`); admission refuses a patch touching one
@@ -284,21 +286,22 @@ def _real_plan(tree: Path, completion: str, cmd: str, test_id: str, sources: tup
     return plan.decoys if isinstance(plan, RepoPlan) else plan
 
 
-_OPEN_A = pytest.mark.xfail(strict=True, reason="rt18 class A, a listed test's expected values in a source module's "
-                            "data (`parametrize('case', CASES)`): no code of the test is there, so env build's record "
-                            "of the files holding tests' code (sources_plugin) does not name it; the wrong patch "
-                            "rewrites the table, graded accepted")
-
-
-@pytest.mark.parametrize("name", [pytest.param(n, marks=_OPEN_A) if n == "expected-values-imported" else n
-                                  for n in _SOURCE_BODY])
+@pytest.mark.parametrize("name", list(_SOURCE_BODY))
 def test_a_listed_test_s_body_in_a_source_module_is_not_paid(name: str, tmp_path: Path) -> None:
     """Near miss: the wrong add plus the suite's assertions rewritten to the wrong add's values. Closed where the
     test's code (its function, or a fixture its module imports) is in pkg/conformance.py: env build's collection
-    records the file (sandbox/repo/sources_plugin.py) and admission refuses a patch touching it."""
+    records the file (sandbox/repo/sources_plugin.py) and admission refuses a patch touching it. The expected values a
+    test takes from a source module's data (`parametrize('case', CASES)`: no code of the test there, so nothing
+    records it; was class A's strict xfail) are closed by the gold's files (h33k): the task names pkg/mod.py, the
+    gold's, and the table's module is refused as a file the reference fix does not change."""
     tree = _suite_tree(tmp_path / "env", name)
-    grade = _host_grade(tree, _WRONG_ADD + _SUITE_FORGED, f"{_PYTEST} tests", (_SOURCE_BODY[name][1],))
-    assert grade.startswith("refused: the patch touches a protected path: pkg/conformance.py holds a test's code"), grade
+    grade = _host_grade(tree, _WRONG_ADD + _SUITE_FORGED, f"{_PYTEST} tests", (_SOURCE_BODY[name][1],), gold=_GOLD)
+    if name == "expected-values-imported":
+        assert grade.startswith("refused: the patch touches a protected path: pkg/conformance.py is an existing file "
+                                "the task's reference fix does not change"), grade
+    else:
+        assert grade.startswith("refused: the patch touches a protected path: pkg/conformance.py holds a test's code"), \
+            grade
 
 
 @pytest.mark.parametrize("name", ["imported-function", "inherited-method"])

@@ -10,6 +10,10 @@ checked under it too (`test_the_image_s_pytest_records_the_same`, that pytest ru
 ~/.cache/grpo-verifier/rootfs by this Python 3.11: the plugin is stdlib-only, Debian's pytest and its dependencies
 pure Python).
 
+STATUS (h33k): classes 1-4, 6-9 and class 5's package `__init__.py` CLOSED by the gold's files (docs/repo-tasks.md
+"Trust model"; h33j's measured decision): the task names the gold's files (`editable`: pkg/mod.py) and every forged file
+is refused by name before anything runs, host-side (`_host_grade(gold=...)`) and classes 1-4 on Docker. Open: class 5's
+rebinding from the module under test (a gold file; strict xfail), C1, C2.
 FINDINGS (17 strict xfails host-side, 1 on Docker, in 9 paying classes and 2 costs; each paid a WRONG patch 1.0: `add`
 made `a * b` and the code the record does not see made to expect the wrong value or not to run the test; the gold
 accepted and the wrong add alone not, in the same layout, asserted; no decoy detects any: each either gets none or makes
