@@ -186,6 +186,12 @@ def test_a_repo_task_s_editable_crosses_the_wire_unchanged() -> None:
 
     listed = parse_task({**TASK, "editable": ["pkg/calc.py", "pkg/util.py"]})
     assert model_from_proto(task_to_proto(listed)) == listed
+    # a session's grade (docs/sessions.md "Grading a session"): the client's request and the server's reading of it
+    from verifier.client import _grade_request
+    from verifier.session_wire import grade_task_from_proto
+
+    request = _grade_request("s", {"test_cmd": "pytest", "fail_to_pass": ["t"], "editable": ["pkg/calc.py"]})
+    assert grade_task_from_proto(request.task)["editable"] == ["pkg/calc.py"]
 
 
 def test_hunks_far_from_their_headers_run_out_of_search_rather_than_hold_the_host(tmp_path: Path) -> None:
