@@ -47,6 +47,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from sandbox import SandboxConfig, image_tag  # noqa: E402
 from sandbox.contract import parse_task  # noqa: E402
 from sandbox.environments import build_all, tree_bytes  # noqa: E402
+from sandbox.env_rows import gold_files  # noqa: E402
 from sandbox.repo.apply import tree_tar  # noqa: E402
 from sandbox.repo_job import RepoPlan, make_repo_plan  # noqa: E402
 from sandbox.sync import SyncGrader  # noqa: E402
@@ -74,7 +75,8 @@ def report(row: dict) -> str:
 def task(row: dict, task_id: str | None = None) -> dict:
     return {"id": task_id or row["instance_id"], "kind": "repo", "environment": row["instance_id"],
             "completion": row["patch"], "test_patch": row["test_patch"], "test_cmd": row["test_cmd"],
-            "fail_to_pass": row["FAIL_TO_PASS"], "pass_to_pass": row["PASS_TO_PASS"], "report": report(row)}
+            "fail_to_pass": row["FAIL_TO_PASS"], "pass_to_pass": row["PASS_TO_PASS"], "report": report(row),
+            "editable": gold_files(row)}
 
 
 def build(tasks: list[dict], root: Path, folder: Path) -> None:

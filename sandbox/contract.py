@@ -303,6 +303,25 @@ REPO_DEFAULT_TIME_S = 300.0  # CPU seconds of the whole test command (all its pr
 REPO_MAX_TIME_S = 600.0
 REPO_DEFAULT_MEMORY_MB = 1024
 REPO_MAX_MEMORY_MB = 4096
+# `editable` (docs/repo-tasks.md "Trust model", "The gold's files"): the existing files the task's reference fix
+# changes, the only ones a patch may change. SWE-bench Verified's gold patches change 1 to 21 files.
+REPO_MAX_EDITABLE = 1000
+REPO_MAX_PATH_BYTES = 1024
+_REPO_PATH_BAD = re.compile(r"[\x00-\x1f\x7f\\]")
+
+
+def repo_path_problem(path: str) -> str:
+    """Why `path` is not a file's path inside a repository as a patch names it ("" when it is): relative, printable,
+    normalized (no empty, `.` or `..` part: one spelling per file) and not inside `.git`. One home for the patch
+    reader (sandbox/repo/patch.py `_check_path`) and a repo task's `editable`, so the two compare as exact strings."""
+    if not path or path.startswith("/") or _REPO_PATH_BAD.search(path):
+        return "a file path must be relative and printable"
+    parts = path.split("/")
+    if any(p in ("", ".", "..") for p in parts):
+        return "a file path may not have empty, . or .. parts"
+    if ".git" in parts:
+        return "a file path may not be inside .git"
+    return ""
 
 
 # ----------------------------------------------------------------------------- field readers
@@ -785,9 +804,12 @@ class RepoTask:
     time_limit_s: float = 0.0
     memory_limit_mb: int = 0
     timeout_s: float = 0.0  # wall-clock budget of the whole job; 0: the server's default
+    # The existing files the patch may change: the task's gold patch's files (docs/repo-tasks.md "Trust model", "The
+    # gold's files"); the dataset's, like the tests, never the policy's. Empty: no list (the rules by kind alone).
+    editable: tuple[str, ...] = ()
 
     KEYS = frozenset({"id", "kind", "environment", "test_cmd", "fail_to_pass", "pass_to_pass", "completion",
-                      "test_patch", "report", "time_limit_s", "memory_limit_mb", "timeout_s"})
+                      "test_patch", "report", "time_limit_s", "memory_limit_mb", "timeout_s", "editable"})
 
     @classmethod
     def from_dict(cls, obj: Mapping[Any, Any], where: str, task_id: str) -> RepoTask:
@@ -801,7 +823,7 @@ class RepoTask:
                    completion=get_str(obj, "completion", where), test_patch=get_str(obj, "test_patch", where),
                    report=get_str(obj, "report", where) or DEFAULT_REPO_REPORT,
                    time_limit_s=get_num(obj, "time_limit_s", where) or 0.0, memory_limit_mb=int(memory or 0),
-                   timeout_s=get_num(obj, "timeout_s", where) or 0.0)
+                   timeout_s=get_num(obj, "timeout_s", where) or 0.0, editable=_editable(obj, where))
         task.validate(where)
         return task
 
@@ -827,12 +849,28 @@ class RepoTask:
                 if test_id in seen:
                     raise TaskError(f"{where}.{name}[{j}]", f"test id {test_id[:100]!r} is named twice")
                 seen.add(test_id)
+        self._validate_editable(where)
         if not 0 <= self.time_limit_s <= REPO_MAX_TIME_S or not math.isfinite(self.time_limit_s):
             raise TaskError(f"{where}.time_limit_s", f"must be in (0, {REPO_MAX_TIME_S}] (0: {REPO_DEFAULT_TIME_S})")
         if self.memory_limit_mb and not MIN_MEMORY_MB <= self.memory_limit_mb <= REPO_MAX_MEMORY_MB:
             raise TaskError(f"{where}.memory_limit_mb", f"must be in [{MIN_MEMORY_MB}, {REPO_MAX_MEMORY_MB}]")
         if self.timeout_s < 0:
             raise TaskError(f"{where}.timeout_s", "must not be negative")
+
+    def _validate_editable(self, where: str) -> None:
+        """`editable`: at most REPO_MAX_EDITABLE paths, each a repository path in its one spelling
+        (`repo_path_problem`), at most REPO_MAX_PATH_BYTES, none twice: compared as exact strings with the patch's."""
+        if len(self.editable) > REPO_MAX_EDITABLE:
+            raise TaskError(f"{where}.editable", f"more than {REPO_MAX_EDITABLE} paths")
+        seen: set[str] = set()
+        for j, path in enumerate(self.editable):
+            check_bytes(path, f"{where}.editable[{j}]", REPO_MAX_PATH_BYTES)
+            problem = repo_path_problem(path)
+            if problem:
+                raise TaskError(f"{where}.editable[{j}]", f"{path[:120]!r}: {problem} (exact repository-relative paths)")
+            if path in seen:
+                raise TaskError(f"{where}.editable[{j}]", f"{path[:120]!r} is named twice")
+            seen.add(path)
 
     @property
     def cpu_s(self) -> float:
@@ -845,8 +883,17 @@ class RepoTask:
     def to_dict(self, wire: bool = False) -> dict[str, Any]:
         """The plain dict of the task schema (every default filled in)."""
         d = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
-        d.update(kind="repo", fail_to_pass=list(self.fail_to_pass), pass_to_pass=list(self.pass_to_pass))
+        d.update(kind="repo", fail_to_pass=list(self.fail_to_pass), pass_to_pass=list(self.pass_to_pass),
+                 editable=list(self.editable))
         return d
+
+
+def _editable(obj: Mapping[Any, Any], where: str) -> tuple[str, ...]:
+    """`editable`: a list of strings, bounded in count before any is read (RepoTask._validate_editable checks them)."""
+    paths = get_list(obj, "editable", where)
+    if len(paths) > REPO_MAX_EDITABLE:
+        raise TaskError(f"{where}.editable", f"more than {REPO_MAX_EDITABLE} paths")
+    return tuple(get_str({f"editable[{j}]": v}, f"editable[{j}]", where) for j, v in enumerate(paths))
 
 
 def _test_ids(obj: Mapping[Any, Any], key: str, where: str) -> tuple[str, ...]:

@@ -25,6 +25,7 @@ from .config import SandboxConfig
 from .contract import ENVIRONMENT_NAME
 from .environments import ENV_FILE, Built, Recipe, RecipeError, build_environment, prune, recipe_from
 from .keys import reuse_key
+from .repo.patch import PatchError, read_patch
 
 # Statuses SWE-bench 5.0.2's rules count as passing besides PASSED, per list: what the gold run may
 # record as expected. Any other non-PASSED status of the gold is the row's error (its gold does not resolve).
@@ -160,21 +161,51 @@ def read_rows(path: str | Path) -> list[dict[str, Any]]:
     return rows
 
 
+# ----------------------------------------------------------------------------- the gold's files
+def gold_files(row: Mapping[str, Any]) -> list[str]:
+    """The existing files a model's patch may change (a repo task's `editable`; docs/repo-tasks.md "Trust model", "The
+    gold's files"): the row's `editable` column where it has one (a list of paths, or JSON text of one: a dataset
+    without a gold patch names them), else the files its gold `patch` changes. The row's, which is the trainer's, never
+    the policy's. A row with neither is refused, naming both columns: with no list a patch could change any existing
+    source file, and recording where the tests' code lives instead was beaten by every red team (17 to 20)."""
+    listed = row.get("editable")
+    if isinstance(listed, str) and listed.strip():
+        try:
+            listed = json.loads(listed)
+        except ValueError as e:
+            raise RowError(f"editable: not a JSON list of paths ({e})") from None
+    if listed not in (None, "", []):
+        if not isinstance(listed, list) or not all(isinstance(p, str) for p in listed):
+            raise RowError(f"editable: expected a list of paths (strings), got {type(listed).__name__}")
+        return listed
+    patch = row.get("patch")
+    if not isinstance(patch, str) or not patch.strip():
+        raise RowError("patch: missing, and no `editable`: a model's patch may change only the existing files the "
+                       "task's reference fix changes; give the gold `patch` or `editable` (those files' paths)")
+    try:
+        return list(dict.fromkeys(read_patch(patch).paths))
+    except PatchError as e:
+        raise RowError(f"patch: the gold patch does not read as a unified diff ({e}); give `editable` (the paths "
+                       "of the files it changes)") from None
+
+
 # ----------------------------------------------------------------------------- the gold run
 def gold_task(row: Mapping[str, Any], recipe: Recipe, task_id: str) -> dict[str, Any]:
-    """The repo task grading the row's gold `patch` in its environment."""
+    """The repo task grading the row's gold `patch` in its environment, under its own files (`gold_files`)."""
     patch = row.get("patch")
     if not isinstance(patch, str) or not patch.strip():
         raise RowError("patch: missing (the gold patch, run once to record the gold statuses)")
     return {"id": task_id, "kind": "repo", "environment": recipe.name, "completion": patch,
             "test_patch": row.get("test_patch") or "", "test_cmd": recipe.test_cmd, "report": recipe.report,
-            "fail_to_pass": test_ids(row, "FAIL_TO_PASS", True), "pass_to_pass": test_ids(row, "PASS_TO_PASS", False)}
+            "fail_to_pass": test_ids(row, "FAIL_TO_PASS", True), "pass_to_pass": test_ids(row, "PASS_TO_PASS", False),
+            "editable": gold_files(row)}
 
 
 def gold_digest(task: Mapping[str, Any]) -> str:
-    """What the gold run depends on besides the build: the patches, the lists, the command (exact bytes)."""
+    """What the gold run depends on besides the build: the patches, the lists, the command, the files the patch may
+    change (exact bytes)."""
     return reuse_key("swebench-gold", {k: task[k] for k in ("completion", "test_patch", "test_cmd", "report",
-                                                              "fail_to_pass", "pass_to_pass")}).hex()[:24]
+                                                              "fail_to_pass", "pass_to_pass", "editable")}).hex()[:24]
 
 
 def gold_expected(result: Mapping[str, Any]) -> dict[str, str]:

@@ -246,12 +246,13 @@ def make_repo_plan(task: RepoTask, config: SandboxConfig) -> RepoPlan | dict:
         return _task_fault(patch.text, f"the task's test_patch does not read: {e}")
     overrides: Overrides = {}
     # the allowlist; the task's test files (its test patch's, its listed test ids', its command's) are protected like
-    # every test file (rt17 1: a listed test is the dataset's whatever its file is named)
+    # every test file (rt17 1: a listed test is the dataset's whatever its file is named); where the task names its
+    # gold's files (`editable`), no other existing file may change (docs/repo-tasks.md "Trust model", "The gold's files")
     listed = listed_test_files((*task.fail_to_pass, *task.pass_to_pass))
     command = command_files(task.test_cmd, tree, environment_discovery(env.build))
     try:
         check_admitted(patch, lang.name, lambda path: tree_kind(tree, path), (*(tests.paths if tests else ()), *listed),
-                       command, sources)
+                       command, sources, task.editable)
         apply_patch(tree, patch, overrides, "the patch")
         check_config_sections(*config_texts(tree, overrides))
         if command.doctest_modules:

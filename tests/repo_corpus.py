@@ -27,10 +27,13 @@ def recipe(row: dict, folder: Path) -> str:
 
 
 def task(row: dict, task_id: str, completion: str, **kw) -> dict:
-    """The row as a `repo` task (docs/repo-tasks.md "The task schema") with `completion` as the model's answer."""
+    """The row as a `repo` task (docs/repo-tasks.md "The task schema") with `completion` as the model's answer, its
+    `editable` the gold patch's files (sandbox/env_rows.py `gold_files`, the SWE-bench reader's rule)."""
+    from sandbox.env_rows import gold_files
+
     return {"id": task_id, "kind": "repo", "environment": row["instance_id"], "completion": completion,
             "test_patch": row["test_patch"], "test_cmd": row["test_cmd"], "fail_to_pass": row["FAIL_TO_PASS"],
-            "pass_to_pass": row["PASS_TO_PASS"], "report": report(row), **kw}
+            "pass_to_pass": row["PASS_TO_PASS"], "report": report(row), "editable": gold_files(row), **kw}
 
 
 def _code_files(gold: str) -> list[str]:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from sandbox.contract import REPO_MAX_TEST_IDS, TaskError, parse_task
+from sandbox.contract import REPO_MAX_EDITABLE, REPO_MAX_PATH_BYTES, REPO_MAX_TEST_IDS, TaskError, parse_task
 from sandbox.repo.apply import Overrides, apply_patch, config_texts, task_tar, tree_tar, view_listing
 from sandbox.repo.patch import PatchError, check_config_sections, read_patch
 
@@ -154,6 +154,18 @@ TASK = {"id": "t", "kind": "repo", "environment": "toolz-1", "test_cmd": "python
     ({"time_limit_s": 10_000}, "task.time_limit_s"),
     ({"memory_limit_mb": 1.5}, "task.memory_limit_mb"),
     ({"gold": "x"}, "task"),
+    ({"editable": "pkg/calc.py"}, "task.editable"),  # a list, not a path
+    ({"editable": ["pkg/calc.py", 3]}, "task.editable[1]"),
+    ({"editable": ["/pkg/calc.py"]}, "task.editable[0]"),  # exact repository-relative paths: one spelling each
+    ({"editable": ["./pkg/calc.py"]}, "task.editable[0]"),
+    ({"editable": ["pkg//calc.py"]}, "task.editable[0]"),
+    ({"editable": ["pkg/../pkg/calc.py"]}, "task.editable[0]"),
+    ({"editable": ["pkg\\calc.py"]}, "task.editable[0]"),
+    ({"editable": ["pkg/calc.py\n"]}, "task.editable[0]"),
+    ({"editable": [".git/config"]}, "task.editable[0]"),
+    ({"editable": ["pkg/calc.py", "pkg/calc.py"]}, "task.editable[1]"),
+    ({"editable": ["p" * (REPO_MAX_PATH_BYTES + 1)]}, "task.editable[0]"),
+    ({"editable": [f"pkg/m{i}.py" for i in range(REPO_MAX_EDITABLE + 1)]}, "task.editable"),
 ])
 def test_a_bad_repo_field_is_named(change: dict, field: str) -> None:
     with pytest.raises(TaskError) as e:
@@ -164,6 +176,22 @@ def test_a_bad_repo_field_is_named(change: dict, field: str) -> None:
 def test_a_repo_task_round_trips_its_dict() -> None:
     model = parse_task(TASK)
     assert parse_task(model.to_dict()) == model and model.to_dict()["kind"] == "repo"
+    listed = parse_task({**TASK, "editable": ["pkg/calc.py", "docs/x.md"]})
+    assert parse_task(listed.to_dict()) == listed and listed.editable == ("pkg/calc.py", "docs/x.md")
+
+
+def test_a_repo_task_s_editable_crosses_the_wire_unchanged() -> None:
+    """One schema on every path: `editable` as the proto carries it (gRPC, a session's grade) is the dict's."""
+    from verifier.schema import model_from_proto, task_to_proto
+
+    listed = parse_task({**TASK, "editable": ["pkg/calc.py", "pkg/util.py"]})
+    assert model_from_proto(task_to_proto(listed)) == listed
+    # a session's grade (docs/sessions.md "Grading a session"): the client's request and the server's reading of it
+    from verifier.client import _grade_request
+    from verifier.session_wire import grade_task_from_proto
+
+    request = _grade_request("s", {"test_cmd": "pytest", "fail_to_pass": ["t"], "editable": ["pkg/calc.py"]})
+    assert grade_task_from_proto(request.task)["editable"] == ["pkg/calc.py"]
 
 
 def test_hunks_far_from_their_headers_run_out_of_search_rather_than_hold_the_host(tmp_path: Path) -> None:

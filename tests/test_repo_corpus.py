@@ -75,3 +75,30 @@ def test_every_gold_patch_is_on_the_allowlist_and_its_near_misses_are_not(base_t
         near = row["patch"] + f"--- /dev/null\n+++ b/{hook}\n@@ -0,0 +1 @@\n+x\n"
         with pytest.raises(PatchError):
             check_admitted(read_patch(near), row["language"], kind_of(row["instance_id"]), extra, command)
+
+
+def test_every_gold_patch_is_admitted_under_its_own_files_and_a_non_gold_file_is_not(base_trees: dict) -> None:
+    """docs/repo-tasks.md "Trust model" (the gold's files, h33k): each row's gold patch is admitted with the task's
+    `editable` as the SWE-bench reader fills it (`gold_files`), with a new document beside it (a rewrite); the gold
+    plus a one-line edit of an existing source file of its tree that the gold does not change (a near miss: a helper, a
+    fixture's module) is refused, naming that file."""
+    from sandbox.env_rows import gold_files
+    from sandbox.repo.patch import allowed_kind
+
+    for row in ROWS:
+        files = base_trees[row["instance_id"]][0]
+        kind = lambda path, fs=files, ds=base_trees[row["instance_id"]][1]: "file" if path in fs else "dir" if path in ds else None  # noqa: E731
+        listed = listed_test_files([*row["FAIL_TO_PASS"], *row["PASS_TO_PASS"]])
+        extra, command = (*read_patch(row["test_patch"]).paths, *listed), command_files(row["test_cmd"],
+                                                                                         str(base_trees[row["instance_id"]][2]))
+        editable = gold_files(row)
+        doc = "--- /dev/null\n+++ b/NOTES-h33k.md\n@@ -0,0 +1 @@\n+The fix.\n" if "go.mod" not in editable else ""  # go.mod
+        # is admitted new only alone (`_check_new_go_mod`)
+        check_admitted(read_patch(row["patch"] + doc), row["language"], kind, extra, command, editable=editable)
+        other = sorted(f for f in files if f not in editable and f not in extra
+                       and allowed_kind(f, row["language"], command.test_patterns) == "source"
+                       and not any(part in ("tests", "testdata", "test") for part in f.split("/")[:-1]))
+        assert other, row["instance_id"]
+        near = row["patch"] + f"--- a/{other[0]}\n+++ b/{other[0]}\n@@ -1 +1 @@\n-x\n+y\n"
+        with pytest.raises(PatchError, match=f"{other[0]} is an existing file the task's reference fix does not change"):
+            check_admitted(read_patch(near), row["language"], kind, extra, command, editable=editable)

@@ -17,6 +17,7 @@ from sandbox.contract import RepoTask, parse_task
 from sandbox.env_rows import (RowError, build_rows, find_repo, gold_checked, gold_expected, mark_checked, read_specs,
                               row_recipe, store_expected)
 from sandbox.environments import RecipeError
+from sandbox.repo.patch import read_patch
 from verifier.tools.cli import main as verifier_cli
 from verifier.config import ServerConfig
 from verifier.formats import FormatError, detect, to_task
@@ -77,10 +78,23 @@ def test_two_different_model_outputs_are_an_error_never_a_choice() -> None:
 
 def test_a_swe_smith_row_has_no_test_patch_and_no_version() -> None:
     row = {"instance_id": "oauthlib__oauthlib.1fd52536.combine_file__09vlzwgc", "repo": "swesmith/oauthlib__oauthlib.1fd52536",
-           "patch": "the bug", "FAIL_TO_PASS": ["tests/t.py::test_a"], "PASS_TO_PASS": ["tests/t.py::test_b"],
+           "patch": "--- a/oauthlib/common.py\n+++ b/oauthlib/common.py\n@@ -1 +1 @@\n-x = 1\n+x = 2\n",
+           "FAIL_TO_PASS": ["tests/t.py::test_a"], "PASS_TO_PASS": ["tests/t.py::test_b"],
            "image_name": "x", "test_cmd": "python3 -m pytest -rA tests/t.py", "model_patch": "the fix"}
     task = parse_task({**to_task(row, "auto"), "id": "1"}, "")
     assert isinstance(task, RepoTask) and task.test_patch == "" and task.environment == row["instance_id"]
+    assert task.editable == ("oauthlib/common.py",)  # SWE-smith's patch makes the bug: the fix undoes it, same files
+
+
+def test_the_gold_patch_s_files_are_the_task_s_editable() -> None:
+    """docs/repo-tasks.md "Trust model", "The gold's files": the model's patch may change only the existing files
+    the row's gold changes; a row without a gold names them in `editable`; with neither it is an error naming both."""
+    task = parse_task({**to_task({**PY, "completion": "x"}, "swebench"), "id": "1"}, "")
+    assert isinstance(task, RepoTask) and task.editable == tuple(read_patch(PY["patch"]).paths)
+    own = to_task({**PY, "completion": "x", "patch": None, "editable": ["toolz/itertoolz.py"]}, "swebench")
+    assert own["editable"] == ["toolz/itertoolz.py"]
+    with pytest.raises(FormatError, match="swebench: patch: missing, and no `editable`"):
+        to_task({**PY, "completion": "x", "patch": None}, "swebench")
 
 
 def test_an_environment_column_names_the_environment() -> None:

@@ -49,6 +49,8 @@ ISSUE 33 (h33s): 1 closed by construction for test modules (`is_test_file`: the 
 (`check_doctests`); its golden-.md case still xfail;
 4 closed (modules looked up under PYTHONPATH's entries); 2 detected where the environment's helper is one `assert a ==
 b` (a probe decoy, `_helper_probe`; the DOCKER helper grade now pays 0), still admitted host-side (strict xfail).
+STATUS (h33k): 1's golden .md and 2's helpers (Python and Go) CLOSED by the gold's files (docs/repo-tasks.md "Trust
+model"; `_refusal(editable=...)`): where the task names its gold's files, the file is refused by name.
 HELD (passing near misses, each with its attack's condition asserted): patch forms (symlink, mode changes, executable
 new file, rename or copy from a protected file, binary, deletion of a test or pytest.ini, a `diff --git` header naming
 other files, `..`, `./`, trailing space or dot, upper case CONFTEST.PY/Setup.Py, quoted and escaped names, a tab's
@@ -90,27 +92,29 @@ def _new(path: str, text: str) -> str:
 
 
 def _refusal(tree: Path, diff: str, cmd: str, language: str = "python", ids: tuple[str, ...] = (),
-             sources: tuple[str, ...] = (), discovery: Any = None) -> str:
+             sources: tuple[str, ...] = (), discovery: Any = None, editable: tuple[str, ...] = ()) -> str:
     """check_admitted as make_repo_plan calls it (no test patch: the tests are the environment's; `ids` the task's
     listed test ids; `sources` the environment's recorded test code files, `discovery` its record of pytest's
-    discovery, None for none); "" when admitted, else the PatchError's text (read_patch's or check_admitted's)."""
+    discovery, None for none; `editable` the task's gold's files, () for no list); "" when admitted, else the
+    PatchError's text (read_patch's or check_admitted's)."""
     from sandbox.repo.apply import tree_kind
     from sandbox.repo.patch import PatchError, check_admitted, command_files, listed_test_files, read_patch
 
     try:
         check_admitted(read_patch(diff), language, lambda p: tree_kind(str(tree), p), listed_test_files(ids),
-                       command_files(cmd, str(tree), discovery), sources)
+                       command_files(cmd, str(tree), discovery), sources, editable)
     except PatchError as e:
         return str(e) or "refused"
     return ""
 
 
-def _hole(tree: Path, wrong: str, cmd: str, language: str = "python", ids: tuple[str, ...] = ()) -> str:
+def _hole(tree: Path, wrong: str, cmd: str, language: str = "python", ids: tuple[str, ...] = (),
+          editable: tuple[str, ...] = ()) -> str:
     """The layout is gradable (the right patch admitted), and the wrong patch with the forging edit is refused: the
-    refusal's text."""
+    refusal's text. `editable`: the task's gold's files (() for no list)."""
     fix = _FIX if language == "python" else _GO_FIX
-    assert _refusal(tree, fix, cmd, language, ids) == "", cmd
-    refusal = _refusal(tree, (_WRONG if language == "python" else fix) + wrong, cmd, language, ids)
+    assert _refusal(tree, fix, cmd, language, ids, editable=editable) == "", cmd
+    refusal = _refusal(tree, (_WRONG if language == "python" else fix) + wrong, cmd, language, ids, editable=editable)
     assert refusal, (cmd, wrong)
     return refusal
 
@@ -232,13 +236,13 @@ _MODULE_DOCTEST = {"pkg/util.py": '"""\n>>> from pkg.mod import X; X\n1\n"""\n\n
 
 
 def _refusal_applied(tree: Path, diff: str, cmd: str, sources: tuple[str, ...] = (), ids: tuple[str, ...] = (),
-                     discovery: Any = None) -> str:
+                     discovery: Any = None, editable: tuple[str, ...] = ()) -> str:
     """`_refusal`, then the checks make_repo_plan makes on the patched tree (the patch applied to overrides): pytest's
     sections and, under --doctest-modules, the environment's doctest examples (`check_doctests`)."""
     from sandbox.repo.apply import config_texts, read_current
     from sandbox.repo.patch import PatchError, check_config_sections, check_doctests, command_files, read_patch
 
-    refused = _refusal(tree, diff, cmd, ids=ids, sources=sources, discovery=discovery)
+    refused = _refusal(tree, diff, cmd, ids=ids, sources=sources, discovery=discovery, editable=editable)
     if refused:
         return refused
     overrides: dict[str, bytes | None] = {}
@@ -277,15 +281,18 @@ def test_a_module_doctest_s_expected_output_is_the_dataset_s(where: str, tmp_pat
     assert _refusal_applied(plain, _WRONG + _forged_doctest(files, "pkg/util.py"), _C) == ""  # no doctests run: source
 
 
-@pytest.mark.xfail(strict=True, reason="rt17 class 1, a test's expected output is documentation: a golden .md a test "
-                   "reads; the patch rewrites it; fix: what the gold run read (traced at env build) protected")
 @pytest.mark.parametrize("name", list(_DOCTESTS))
 def test_a_listed_doctest_s_expected_output_is_the_dataset_s(name: str, tmp_path: Path) -> None:
-    """Near miss: the wrong patch (X = 3) plus the doctest's expected `1` made `3`."""
+    """Near miss: the wrong patch (X = 3) plus the golden file's expected `1` made `3`. Was class 1's strict xfail (a
+    golden .md is documentation to the rules by kind, admitted); closed by the gold's files (h33k): the task names
+    pkg/mod.py, the gold's, and the golden file is refused as a file its reference fix does not change. Without the
+    list it is still admitted (the rules by kind alone)."""
     files, cmd, path = _DOCTESTS[name]
     tree = _tree(tmp_path, files)
-    assert _refusal(tree, _FIX, cmd) == ""
-    assert _refusal(tree, _WRONG + _forged_doctest(files, path), cmd), name
+    assert _refusal(tree, _FIX, cmd, editable=("pkg/mod.py",)) == ""
+    refused = _refusal(tree, _WRONG + _forged_doctest(files, path), cmd, editable=("pkg/mod.py",))
+    assert refused.startswith(f"the patch touches a protected path: {path} is an existing file the task's reference "
+                              "fix does not change"), refused
 
 
 # ----------------------------------------------------------------- 2. the tests' assertion helpers
@@ -301,17 +308,18 @@ _HELPERS = {  # name: (files, the helper's path, language)
 }
 
 
-@pytest.mark.xfail(strict=True, reason="rt17 class 2, the tests' assertion helpers are source: a no-op assert_equal "
-                   "is admitted (no decoy runs host-side); DETECTED at grade by the probe decoy where the environment's "
-                   "helper is the known shape (test_a_helper_call_s_decoy_probes_the_helper); a helper of another shape, "
-                   "and Go's, still not; fix: a decoy validated on the gold run at env build")
 @pytest.mark.parametrize("name", list(_HELPERS))
 def test_a_no_op_assertion_helper_is_refused(name: str, tmp_path: Path) -> None:
-    """Near miss: the wrong patch plus the helper made a no-op."""
+    """Near miss: the wrong patch plus the helper made a no-op. Was class 2's strict xfail (a helper is source to the
+    rules by kind; detected at grade only by the probe decoy, for the known shape, not Go's); closed by the gold's
+    files (h33k): the task names the gold's file (pkg/mod.py, pkg/mod.go), and the helper is refused by name."""
     files, path, language = _HELPERS[name]
     cmd = f"{_PYTEST} tests" if language == "python" else "go test -json ./..."
-    _hole(_tree(tmp_path, files), _edit(path, "def assert_equal(a, b): assert a == b", "def assert_equal(a, b): pass"),
-          cmd, language)
+    gold = "pkg/mod.py" if language == "python" else "pkg/mod.go"
+    refused = _hole(_tree(tmp_path, files), _edit(path, "def assert_equal(a, b): assert a == b",
+                                                  "def assert_equal(a, b): pass"), cmd, language, editable=(gold,))
+    assert refused.startswith(f"the patch touches a protected path: {path} is an existing file the task's reference "
+                              "fix does not change"), refused
 
 
 _HELPER_TEST = ("from pkg.mod import X\nfrom pkg.testing import assert_equal as eq\n\n\ndef test_x():\n"
@@ -694,7 +702,7 @@ def test_the_wrong_patch_with_the_test_or_its_helper_rewritten_is_not_paid(rt17:
 
 @pytest.mark.docker
 def test_the_forged_helper_run_has_a_probe_decoy_planted(rt17: Any) -> None:
-    """The helper case's condition: its wrong patch is admitted (the host-side xfail above) and the run gets the probe
+    """The helper case's condition: its wrong patch is admitted where the task names no gold files and the run gets the probe
     decoy through the helper, made from the environment's pkg/testing.py."""
     from sandbox.repo_job import RepoPlan, make_repo_plan
 

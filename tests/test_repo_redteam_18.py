@@ -58,6 +58,8 @@ E (discovery rows CLOSED, h33i: a pattern counts under its collection roots; doc
    module, listed or not (a deprecated function removed with its doctest) (2). Fix idea: compare only the listed
    module doctests' docstrings, each as doctest finds it (which closes B too); the gold patch's examples, stored at
    env build, admitted as the dataset's.
+STATUS (h33k): A's `CASES` CLOSED by the gold's files (docs/repo-tasks.md "Trust model"; `_host_grade(gold=...)`: the
+task names the gold's files, `editable`, and the table's module is refused as a file the reference fix does not change).
 STATUS (h33g): A closed but for the expected values a test takes from a source module's data (`CASES`, 1 strict xfail):
 env build runs the test command's collection with sandbox/repo/sources_plugin.py and stores the files holding a
 collected test's code or a fixture its module imports (`test_sources`); admission refuses a patch touching one
@@ -113,13 +115,17 @@ def _files(root: Path, files: dict[str, str]) -> Path:
     return root
 
 
-def _host_grade(tree: Path, completion: str, cmd: str, f2p: tuple[str, ...], p2p: tuple[str, ...] = ()) -> str:
+def _host_grade(tree: Path, completion: str, cmd: str, f2p: tuple[str, ...], p2p: tuple[str, ...] = (),
+                gold: str = "") -> str:
     """make_repo_plan's host part, then the run on the host: the admission (`_refusal_applied`: check_admitted with the
-    listed ids' files, check_config_sections, check_doctests under --doctest-modules), the patch applied, the product's
+    listed ids' files and, given the layout's `gold` patch, its files as the task's `editable` as the rows' readers
+    fill it (sandbox/env_rows.py `gold_files`; "" for no list), check_config_sections, check_doctests under
+    --doctest-modules), the patch applied, the product's
     decoys planted (`_plant_decoys`), the patched tree written to a copy and `cmd` run there by this interpreter's
     pytest with the product's PYTEST_ADDOPTS (its JUnit XML), read by `parse_pytest` and resolved as `_verdict` does.
     "refused: ..." / "task fault: ..." / "accepted" / "tampered ..." / "not resolved: ..."."""
     from sandbox.contract import parse_task
+    from sandbox.env_rows import gold_files
     from sandbox.languages import LANGUAGES
     from sandbox.repo.apply import apply_patch
     from sandbox.repo.grading import lookup, resolve
@@ -135,12 +141,13 @@ def _host_grade(tree: Path, completion: str, cmd: str, f2p: tuple[str, ...], p2p
     except PatchError as e:
         return "task fault: " + str(e)
     sources, discovery = _recorded(tree, cmd)
-    refused = _refusal_applied(tree, completion, cmd, sources, (*f2p, *p2p), discovery)
+    editable = tuple(gold_files({"patch": gold})) if gold else ()
+    refused = _refusal_applied(tree, completion, cmd, sources, (*f2p, *p2p), discovery, editable)
     if refused:
         return "refused: " + refused
     task: Any = parse_task({"id": "rt18", "kind": "repo", "environment": "rt18", "completion": completion,
                             "test_patch": "", "test_cmd": cmd, "fail_to_pass": list(f2p), "pass_to_pass": list(p2p),
-                            "report": "pytest"})
+                            "report": "pytest", "editable": list(editable)})
     overrides: dict[str, bytes | None] = {}
     apply_patch(str(tree), read_patch(completion), overrides)
     renamed: dict[str, str] = {}
@@ -279,21 +286,22 @@ def _real_plan(tree: Path, completion: str, cmd: str, test_id: str, sources: tup
     return plan.decoys if isinstance(plan, RepoPlan) else plan
 
 
-_OPEN_A = pytest.mark.xfail(strict=True, reason="rt18 class A, a listed test's expected values in a source module's "
-                            "data (`parametrize('case', CASES)`): no code of the test is there, so env build's record "
-                            "of the files holding tests' code (sources_plugin) does not name it; the wrong patch "
-                            "rewrites the table, graded accepted")
-
-
-@pytest.mark.parametrize("name", [pytest.param(n, marks=_OPEN_A) if n == "expected-values-imported" else n
-                                  for n in _SOURCE_BODY])
+@pytest.mark.parametrize("name", list(_SOURCE_BODY))
 def test_a_listed_test_s_body_in_a_source_module_is_not_paid(name: str, tmp_path: Path) -> None:
     """Near miss: the wrong add plus the suite's assertions rewritten to the wrong add's values. Closed where the
     test's code (its function, or a fixture its module imports) is in pkg/conformance.py: env build's collection
-    records the file (sandbox/repo/sources_plugin.py) and admission refuses a patch touching it."""
+    records the file (sandbox/repo/sources_plugin.py) and admission refuses a patch touching it. The expected values a
+    test takes from a source module's data (`parametrize('case', CASES)`: no code of the test there, so nothing
+    records it; was class A's strict xfail) are closed by the gold's files (h33k): the task names pkg/mod.py, the
+    gold's, and the table's module is refused as a file the reference fix does not change."""
     tree = _suite_tree(tmp_path / "env", name)
-    grade = _host_grade(tree, _WRONG_ADD + _SUITE_FORGED, f"{_PYTEST} tests", (_SOURCE_BODY[name][1],))
-    assert grade.startswith("refused: the patch touches a protected path: pkg/conformance.py holds a test's code"), grade
+    grade = _host_grade(tree, _WRONG_ADD + _SUITE_FORGED, f"{_PYTEST} tests", (_SOURCE_BODY[name][1],), gold=_GOLD)
+    if name == "expected-values-imported":
+        assert grade.startswith("refused: the patch touches a protected path: pkg/conformance.py is an existing file "
+                                "the task's reference fix does not change"), grade
+    else:
+        assert grade.startswith("refused: the patch touches a protected path: pkg/conformance.py holds a test's code"), \
+            grade
 
 
 @pytest.mark.parametrize("name", ["imported-function", "inherited-method"])

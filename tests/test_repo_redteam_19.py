@@ -10,6 +10,8 @@ build` (the collection in the image: pytest 7.2.1, Python 3.11.2) and grade clas
 as on the host and the forgery was `accepted`, score 1.0 (refused since class 1 closed).
 STATUS (h33h): classes 1-7 CLOSED, C1 DECIDED (each entry below); open: 8 (a session without the plugin) and 9 (the
 record made before the test patch), 2 strict xfails.
+STATUS (h33k): 8 and 9 CLOSED by the gold's files (docs/repo-tasks.md "Trust model"): the task names pkg/mod.py
+(`editable`, the gold's), and the forged module is refused as a file the reference fix does not change.
 
 FINDINGS (14 strict xfails host-side, 1 on Docker, in 9 paying classes and 1 cost; each paid a WRONG patch 1.0
 host-side: `add` made `a * b`, and the code the record does not see made to expect the wrong value or not to assert; the
@@ -435,16 +437,16 @@ def test_a_session_that_does_not_load_the_plugin_alone_fails_the_build(tmp_path:
                                                                    ("tests/unit/test_one.py::test_add_small",))
 
 
-@pytest.mark.xfail(strict=True, reason="rt19 class 8: the plugin's 'loaded' line is per build, not per pytest process: "
-                   "a command's second session that cannot load it (PYTHONPATH in a virtual environment) leaves its "
-                   "tests' code unrecorded and the build passes; fix: a load no environment drops, checked per process")
 @pytest.mark.usefixtures("venv_python3")
 def test_a_record_missing_a_session_is_not_paid(tmp_path: Path) -> None:
-    """Near miss: the wrong add plus pkg/suite2.py's test (imported by tests/func, the unrecorded session) rewritten."""
+    """Near miss: the wrong add plus pkg/suite2.py's test (imported by tests/func, the session the record misses)
+    rewritten. Was class 8's strict xfail (the plugin's 'loaded' line is per build, not per pytest process); closed by
+    the gold's files (h33k): the task names pkg/mod.py, and pkg/suite2.py is refused whatever the record says."""
     tree = _two_session_tree(tmp_path / "env")
     forged = _WRONG_ADD + _SUITE_FORGED.replace("conformance", "suite2")
-    grade = _host_grade(tree, forged, _TWO_SESSIONS, ("tests/func/test_two.py::test_add_small",))
-    assert grade != "accepted", grade
+    grade = _host_grade(tree, forged, _TWO_SESSIONS, ("tests/func/test_two.py::test_add_small",), gold=_GOLD)
+    assert grade.startswith("refused: the patch touches a protected path: pkg/suite2.py is an existing file the task's "
+                            "reference fix does not change"), grade
 
 
 # ----------------------------------------------------------------- 9. the record is made before the test patch
@@ -452,7 +454,7 @@ _NEW_TEST = "from pkg.conformance import AddChecks\n\n\nclass TestAdd(AddChecks)
 _NEW_ID = "tests/test_new.py::TestAdd::test_add_zero"
 
 
-def _with_test_patch(tmp_path: Path, completion: str) -> tuple[str, str]:
+def _with_test_patch(tmp_path: Path, completion: str, editable: tuple[str, ...] = ()) -> tuple[str, str]:
     """The admission make_repo_plan makes on the environment's tree with env build's record of it (rt17's
     `_refusal_applied` with `sources`; the listed id's file the task's), then the patched tree with the task's test
     patch written over it (tests/test_new.py, SWE-style: the new test the task lists) run by the host's pytest:
@@ -463,7 +465,7 @@ def _with_test_patch(tmp_path: Path, completion: str) -> tuple[str, str]:
     tree = _env(tmp_path / "env", {"pkg/conformance.py": _SUITE, "tests/test_mod.py": "def test_nothing():\n    pass\n"})
     sources = _record(tree, _CMD)
     assert sources == ("tests/test_mod.py",)  # the environment's own tests use no code of pkg/conformance.py
-    refused = _refusal_applied(tree, completion, _CMD, sources, (_NEW_ID,))
+    refused = _refusal_applied(tree, completion, _CMD, sources, (_NEW_ID,), editable=editable)
     if refused:
         return refused, ""
     from sandbox.repo.apply import apply_patch
@@ -484,15 +486,17 @@ def test_a_test_patch_s_new_test_grades_its_gold_and_wrong_patch(tmp_path: Path)
     and fails with the wrong add alone."""
     assert "PASSED tests/test_new.py::TestAdd::test_add_zero" in _with_test_patch(tmp_path / "gold", _GOLD)[1]
     assert "FAILED tests/test_new.py::TestAdd::test_add_zero" in _with_test_patch(tmp_path / "wrong", _WRONG_ADD)[1]
+    assert "PASSED tests/test_new.py::TestAdd::test_add_zero" in _with_test_patch(tmp_path / "listed", _GOLD,
+                                                                                 ("pkg/mod.py",))[1]
 
 
-@pytest.mark.xfail(strict=True, reason="rt19 class 9 (documented: 'a test only the task's test patch adds'): env build "
-                   "records the base commit's tests, so a FAIL_TO_PASS test the test patch adds, inheriting a source "
-                   "module's checks no base test used, leaves that module the patch's; fix: record at the gold run")
 def test_a_test_patch_s_new_test_s_code_is_not_the_patch_s(tmp_path: Path) -> None:
-    """Near miss: the wrong add plus pkg/conformance.py's checks rewritten: admitted, and the listed test passes."""
-    refused, ran = _with_test_patch(tmp_path, _WRONG_ADD + _SUITE_FORGED)
-    assert refused or "PASSED tests/test_new.py::TestAdd::test_add_zero" not in ran, ran
+    """Near miss: the wrong add plus pkg/conformance.py's checks rewritten. Was class 9's strict xfail (env build
+    records the base commit's tests, so a test only the test patch adds left its module the patch's: admitted, the
+    listed test passing); closed by the gold's files (h33k): the task names pkg/mod.py, pkg/conformance.py is refused."""
+    refused, ran = _with_test_patch(tmp_path, _WRONG_ADD + _SUITE_FORGED, ("pkg/mod.py",))
+    assert refused.startswith("the patch touches a protected path: pkg/conformance.py is an existing file the task's "
+                              "reference fix does not change"), (refused, ran)
 
 
 # ----------------------------------------------------------------- C1. a right patch refused

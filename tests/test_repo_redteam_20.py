@@ -10,6 +10,10 @@ checked under it too (`test_the_image_s_pytest_records_the_same`, that pytest ru
 ~/.cache/grpo-verifier/rootfs by this Python 3.11: the plugin is stdlib-only, Debian's pytest and its dependencies
 pure Python).
 
+STATUS (h33k): classes 1-4, 6-9 and class 5's package `__init__.py` CLOSED by the gold's files (docs/repo-tasks.md
+"Trust model"; h33j's measured decision): the task names the gold's files (`editable`: pkg/mod.py) and every forged file
+is refused by name before anything runs, host-side (`_host_grade(gold=...)`) and classes 1-4 on Docker. Open: class 5's
+rebinding from the module under test (a gold file; strict xfail), C1, C2.
 FINDINGS (17 strict xfails host-side, 1 on Docker, in 9 paying classes and 2 costs; each paid a WRONG patch 1.0: `add`
 made `a * b` and the code the record does not see made to expect the wrong value or not to run the test; the gold
 accepted and the wrong add alone not, in the same layout, asserted; no decoy detects any: each either gets none or makes
@@ -240,6 +244,7 @@ def test_the_paying_layout_grades_its_gold_and_wrong_patch(name: str, tmp_path: 
         assert forged not in _record(tree, cmd)
     assert _host_grade(tree, _GOLD, cmd, (test_id,)) == "accepted"
     assert "FAIL_TO_PASS failing" in _host_grade(tree, _WRONG_ADD, cmd, (test_id,))
+    assert _host_grade(tree, _GOLD, cmd, (test_id,), gold=_GOLD) == "accepted"  # the gold under its own files
 
 
 _REASONS = {
@@ -252,8 +257,8 @@ _REASONS = {
          "type(item) only); fix: class_files of every node on item.listchain()",
     "4": "rt20 class 4: a re-export by module __getattr__ (PEP 562) never holds the class, so holding_files misses the "
          "package; fix: record the parent packages' __init__.py of each recorded defining module",
-    "5": "rt20 class 5 (the general in-process forgery): a module not holding an imported test rebinds it at import "
-         "(the package's __init__, the module under test); no decoy for an imported test; fix: grade an imported "
+    "5": "rt20 class 5 (the general in-process forgery, the documented limit): the module under test, a gold file "
+         "every fix edits, rebinds an imported test at import; no decoy for an imported test; fix: grade an imported "
          "test by a copy of its environment text planted in its id's file",
     "6": "rt20 class 6 (rt19 C1's decision pays): a fixture of the project's own pytest11 plugin supplying a test's "
          "expected value is the patch's to rewrite, also where the conftest names it by its entry point's name; fix "
@@ -268,16 +273,25 @@ _REASONS = {
 }
 
 
+# Open with the gold's files (h33k): only the forgery in a file the gold changes, where no list of files can tell it
+_OPEN = ("5-rebound-by-the-module-under-test",)
+
+
 @pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=_REASONS[n[0]]))
-                                  for n in _PAYING])
+                                  if n in _OPEN else n for n in _PAYING])
 def test_the_forging_edit_is_not_paid(name: str, tmp_path: Path) -> None:
     """Near miss: the wrong add plus the edit to the code the record does not see (the generated expected value, the
     call hook, the xunit setup, the collector, the lazy re-export, the rebinding, the plugin's fixture, the doctest's
-    text): it must be refused or graded not accepted (today: `accepted`)."""
+    text), the task naming its gold's files (`editable`: pkg/mod.py): refused before anything runs, naming the forged
+    file, where that file is not the gold's (closed by the gold's files, h33k; without the list every one was paid);
+    class 5's rebinding from the module under test (a gold file) stays the in-process limit (strict xfail)."""
     files, cmd, test_id, forging, forged = _PAYING[name]
     completion = forging if forged == "pkg/mod.py" else _WRONG_ADD + forging  # the wrong add is in the forging edit
-    grade = _host_grade(_env(tmp_path / "env", files), completion, cmd, (test_id,))
+    grade = _host_grade(_env(tmp_path / "env", files), completion, cmd, (test_id,), gold=_GOLD)
     assert grade != "accepted", grade
+    if forged != "pkg/mod.py":
+        assert grade.startswith(f"refused: the patch touches a protected path: {forged} is an existing file the "
+                                "task's reference fix does not change"), grade
 
 
 # ----------------------------------------------------------------- the image's pytest (Debian's 7.2)
@@ -511,7 +525,7 @@ def built_docker_env(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
-def _grade_on_docker(root: Path, completion: str) -> dict:
+def _grade_on_docker(root: Path, completion: str, editable: list[str] | None = None) -> dict:
     from sandbox.contract import parse_task
     from sandbox.sync import SyncGrader
     from tests.helpers import sandbox_config
@@ -521,7 +535,8 @@ def _grade_on_docker(root: Path, completion: str) -> dict:
     try:
         result = g.call(g.grader.grade_repo(parse_task({
             "id": "rt20", "kind": "repo", "environment": "rt20", "completion": completion, "test_patch": "",
-            "test_cmd": _CMD, "fail_to_pass": _DOCKER_IDS, "pass_to_pass": [], "report": "pytest"})))
+            "test_cmd": _CMD, "fail_to_pass": _DOCKER_IDS, "pass_to_pass": [], "report": "pytest",
+            "editable": editable or []})))
         g.call(g.grader.settled())
         return result
     finally:
@@ -540,12 +555,14 @@ def test_classes_1_to_4_on_docker(built_docker_env: Path) -> None:
     assert not {"pkg/cases.py", "pkg/testing.py", "pkg/casefile.py", "pkg/suite/__init__.py"} & set(sources), sources
     assert _grade_on_docker(built_docker_env, _GOLD)["verdict"] == "accepted"
     assert _grade_on_docker(built_docker_env, _WRONG_ADD)["verdict"] == "wrong_answer"
+    assert _grade_on_docker(built_docker_env, _GOLD, ["pkg/mod.py"])["verdict"] == "accepted"
 
 
 @pytest.mark.docker
-@pytest.mark.xfail(strict=True, reason="rt20 classes 1-4 on Docker: the hook, xunit setup, collector and lazy "
-                   "re-export forged together with the wrong add are accepted, score 1.0")
 def test_classes_1_to_4_forged_are_not_paid_on_docker(built_docker_env: Path) -> None:
-    """Near miss on Docker: the wrong add plus the four unrecorded files forged must not be accepted."""
-    result = _grade_on_docker(built_docker_env, _DOCKER_FORGED)
-    assert result["verdict"] != "accepted", result
+    """Near miss on Docker: the wrong add plus the four unrecorded files forged, the task naming its gold's files
+    (`editable`), is refused before anything runs, naming the first forged file (h33k). Without the list: accepted."""
+    result = _grade_on_docker(built_docker_env, _DOCKER_FORGED, ["pkg/mod.py"])
+    assert result["verdict"] == "wrong_answer" and "pkg/cases.py is an existing file the task's reference fix does " \
+        "not change" in result["detail"], result
+    assert _grade_on_docker(built_docker_env, _DOCKER_FORGED)["verdict"] == "accepted"

@@ -38,7 +38,7 @@ pytestmark = pytest.mark.docker
 ROOT = Path(__file__).resolve().parent.parent
 ROW = {"task": {"kind": "repo", "environment": "calc", **GRADE}}
 # The same hidden task as a SWE-bench row (FAIL_TO_PASS as JSON text, as SWE-bench stores it).
-SWE_ROW = {"instance_id": "calc", "test_patch": TEST_PATCH, "test_cmd": GRADE["test_cmd"],
+SWE_ROW = {"instance_id": "calc", "test_patch": TEST_PATCH, "test_cmd": GRADE["test_cmd"], "editable": ["calc/__init__.py"],
            "FAIL_TO_PASS": json.dumps(GRADE["fail_to_pass"]), "PASS_TO_PASS": GRADE["pass_to_pass"],
            "prompt": [{"role": "user", "content": "make quad quadruple"}]}
 
@@ -58,6 +58,7 @@ def test_row_task_reads_a_task_column_or_a_swebench_row() -> None:
     assert row_task({"task": json.dumps(ROW["task"])}) == (name, task)
     name, swe = row_task(SWE_ROW)
     assert name == "calc" and swe["fail_to_pass"] == GRADE["fail_to_pass"] and swe["test_patch"] == TEST_PATCH
+    assert swe["editable"] == ["calc/__init__.py"]  # the row names the files a fix may change (it has no gold patch)
     for row, word in [({}, "task"), ({"task": "{"}, "task"), ({"task": {"kind": "math"}}, "task.kind"),
                       ({"task": {"test_cmd": "x"}}, "environment")]:
         with pytest.raises(ValueError, match=word):

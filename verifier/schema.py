@@ -22,7 +22,8 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from sandbox.contract import (BY_NAME, BY_PROTO, DEFAULT_CHECKER_LANGUAGE, DEFAULT_COMPARE, DEFAULT_FLOAT_TOL,
-                              DEFAULT_LANGUAGE, DEFAULT_PROFILE, DEFAULT_REPO_REPORT, DEFAULT_SCORING, REPO_MAX_TEST_IDS,
+                              DEFAULT_LANGUAGE, DEFAULT_PROFILE, DEFAULT_REPO_REPORT, DEFAULT_SCORING, REPO_MAX_EDITABLE,
+                              REPO_MAX_TEST_IDS,
                               VERDICTS, CallTest, CodeTask, CodeTest, LanguageLimits, Limits, MathTask, RepoTask, Result,
                               Task, TaskError, TestResult, check_bytes,
                               default_limits, load_json, parse_task)
@@ -69,7 +70,8 @@ def task_to_proto(task: Mapping[str, Any] | Task, where: str = "task", test_set:
         out.repo.CopyFrom(pb.RepoTask(
             environment=model.environment, completion=model.completion, test_patch=model.test_patch,
             test_cmd=model.test_cmd, fail_to_pass=model.fail_to_pass, pass_to_pass=model.pass_to_pass,
-            report=model.report, time_limit_s=model.time_limit_s, memory_limit_mb=model.memory_limit_mb))
+            report=model.report, time_limit_s=model.time_limit_s, memory_limit_mb=model.memory_limit_mb,
+            editable=model.editable))
         return out
     out.code.CopyFrom(pb.CodeTask(
         language=model.language, completion=model.completion,
@@ -179,7 +181,7 @@ def repo_from_proto(task: pb.Task) -> RepoTask:
     return RepoTask(id=task.id, environment=r.environment, test_cmd=r.test_cmd, fail_to_pass=tuple(r.fail_to_pass),
                     pass_to_pass=tuple(r.pass_to_pass), completion=r.completion, test_patch=r.test_patch,
                     report=r.report or DEFAULT_REPO_REPORT, time_limit_s=r.time_limit_s,
-                    memory_limit_mb=r.memory_limit_mb, timeout_s=task.timeout_s)
+                    memory_limit_mb=r.memory_limit_mb, timeout_s=task.timeout_s, editable=tuple(r.editable))
 
 
 def code_from_proto(task: pb.Task, tests: tuple[CodeTest, ...] | None, where: str) -> CodeTask:
@@ -293,6 +295,8 @@ def validate_tasks(tasks: Sequence[pb.Task], limits: Limits,
         elif kind == "repo":
             if len(task.repo.fail_to_pass) + len(task.repo.pass_to_pass) > REPO_MAX_TEST_IDS:  # before copying them
                 raise TaskError(f"{where}.repo.pass_to_pass", f"more than {REPO_MAX_TEST_IDS} test ids in all")
+            if len(task.repo.editable) > REPO_MAX_EDITABLE:  # before copying them
+                raise TaskError(f"{where}.repo.editable", f"more than {REPO_MAX_EDITABLE} paths")
             model = repo_from_proto(task)
             limits.check_repo(model, f"{where}.repo")
         else:

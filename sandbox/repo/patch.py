@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from ..checks import _THINK_END, Fenced, opening_fence, scan_fences, strip_end_tokens
+from ..contract import repo_path_problem
 
 PATCH_MAX = 1 << 20  # bytes of diff text read from one completion
 DIFF_TAGS = ("diff", "patch", "udiff")
@@ -30,7 +31,6 @@ _BODY = re.compile(r"^[ +\-\\@]")
 # Git's extended header lines a text edit may carry; every other one (mode, rename, copy, binary,
 # similarity) is refused by name.
 _INDEX = re.compile(r"^index [0-9a-f]{4,64}\.\.[0-9a-f]{4,64}( 100644| 100755)?$")  # an edit keeps the mode
-_PATH_BAD = re.compile(r"[\x00-\x1f\x7f\\]")
 
 
 class PatchError(ValueError):
@@ -219,14 +219,11 @@ def _check_extended_headers(f: object, source: str, target: str) -> None:
 
 
 def _check_path(path: str) -> None:
-    """A relative path inside the repository: no absolute path, `..`, `.git`, empty part or control byte."""
-    if not path or path.startswith("/") or _PATH_BAD.search(path):
-        raise PatchError(f"{path[:120]!r}: a file path must be relative and printable")
-    parts = path.split("/")
-    if any(p in ("", ".", "..") for p in parts):
-        raise PatchError(f"{path[:120]!r}: a file path may not have empty, . or .. parts")
-    if ".git" in parts:
-        raise PatchError(f"{path[:120]!r}: the patch may not touch .git")
+    """A relative path inside the repository: no absolute path, `..`, `.git`, empty part or control byte (the
+    contract's `repo_path_problem`, a task's `editable` read by the same rule)."""
+    problem = repo_path_problem(path)
+    if problem:
+        raise PatchError(f"{path[:120]!r}: {problem}")
 
 
 def _canonical(f: object, edit: FileEdit) -> str:
@@ -362,12 +359,13 @@ Kind = Callable[[str], "str | None"]
 
 
 def check_admitted(patch: Patch, language: str, kind: Kind, extra: Iterable[str] = (),
-                   command: CommandFiles | None = None, sources: Iterable[str] = ()) -> None:
+                   command: CommandFiles | None = None, sources: Iterable[str] = (), editable: Iterable[str] = ()) -> None:
     """PatchError unless every file of the patch is on the allowlist (the comment above it): a source file of the
     language or documentation (`allowed_kind`) that is not protected (`check_protected`: tests, their configuration,
     `extra`, the task's own test files, `sources`, the files the environment's tests are defined in), not a runner the command names nor in a runner's folder (`runner_reason`),
-    and, when new, a module nothing imports in place of another (`_check_new_file`). `command`: the test command's
-    one reading (`command_files`)."""
+    and, when new, a module nothing imports in place of another (`_check_new_file`); and, where the task names its
+    gold's files (`editable`, RepoTask.editable), an existing file only if it is one of them (`check_editable`).
+    `command`: the test command's one reading (`command_files`)."""
     extra = tuple(extra)
     patterns = command.test_patterns if command is not None else TEST_FILES
     check_protected(patch, (*extra, *(command.written | command.runners if command else ())), patterns, sources)
@@ -394,6 +392,28 @@ def check_admitted(patch: Patch, language: str, kind: Kind, extra: Iterable[str]
                              "documentation (configuration, scripts, makefiles, data and tests are the dataset's)")
         if edit.change == "added" and what == "source":
             _check_new_file(edit.path, language, kind, added, roots)
+    check_editable(patch, kind, editable)
+
+
+def check_editable(patch: Patch, kind: Kind, editable: Iterable[str]) -> None:
+    """The gold's files (docs/repo-tasks.md "Trust model", "The gold's files"; issue 33, h33j's decision): where the
+    task names them (`editable`, the dataset's, never the policy's), a patch may change or delete an existing file
+    only if the task's reference fix changes it, and may add new files (which the rules of `check_admitted` refuse
+    where a runner would load them: a conftest, a test module, a `*.pth`, metadata). An allowlist, so no record of
+    where the tests' code lives is needed: a test's code in any other existing file is the dataset's by construction.
+    Paths compare as exact strings (one spelling each: `repo_path_problem`); a new file is one where the environment's
+    tree has no file or folder (`kind`; a link there is refused as existing when the patch is applied, `apply_patch`).
+    Empty `editable`: no list, the other rules alone."""
+    allowed = frozenset(editable)
+    if not allowed:
+        return
+    for edit in patch.files:
+        if edit.path in allowed or (edit.change == "added" and kind(edit.path) is None):
+            continue
+        names = ", ".join(sorted(allowed)[:5]) + (f" and {len(allowed) - 5} more" if len(allowed) > 5 else "")
+        raise PatchError(f"the patch touches a protected path: {edit.path} is an existing file the task's reference "
+                         f"fix does not change (a patch may change only the files it changes: {names}; and add new "
+                         "files)")
 
 
 def allowed_kind(path: str, language: str, patterns: Iterable[Pattern] = TEST_FILES) -> str:

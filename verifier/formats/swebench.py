@@ -4,7 +4,9 @@
 A row: `instance_id`, `repo`, `base_commit`, `test_patch` (SWE-smith has none: its tests are in the
 repository), `FAIL_TO_PASS`, `PASS_TO_PASS` (JSON text, as SWE-bench stores them, or lists),
 `version`, the gold `patch`, and the model's output in `model_patch` (SWE-bench's prediction files)
-or `completion`. The gold `patch` is never graded: it is the dataset's answer, not the model's.
+or `completion`. The gold `patch` is never graded: it is the dataset's answer, not the model's; its files are
+the task's `editable`, the only existing files the model's patch may change (a row without a gold names them
+in its own `editable` column).
 
 The environment's name and the test ids are read by the builder's rules (sandbox/env_rows.py, one
 home for `env build --format swebench` and this reader): the row's `environment`, else its
@@ -42,6 +44,15 @@ def environment_name(row: Mapping[str, Any]) -> str:
     """The environment a row runs in (sandbox/env_rows.py, the builder's rule too)."""
     try:
         return env_rows.environment_name(row)
+    except env_rows.RowError as e:
+        raise FormatError(str(e)) from None
+
+
+def gold_files(row: Mapping[str, Any]) -> list[str]:
+    """The existing files the model's patch may change: the row's `editable`, else its gold `patch`'s files
+    (sandbox/env_rows.py, the builder's rule too)."""
+    try:
+        return env_rows.gold_files(row)
     except env_rows.RowError as e:
         raise FormatError(str(e)) from None
 
@@ -98,6 +109,6 @@ def to_task(row: Mapping[str, Any], completion: str) -> dict:
     task: dict[str, Any] = {"kind": "repo", "environment": name, "completion": completion, "test_patch": test_patch,
                             "test_cmd": test_cmd, "fail_to_pass": test_ids(row, "FAIL_TO_PASS", True),
                             "pass_to_pass": test_ids(row, "PASS_TO_PASS", False),
-                            "report": env_rows.default_report(row.get("language"))}
+                            "report": env_rows.default_report(row.get("language")), "editable": gold_files(row)}
     task.update({k: row[k] for k in OPTIONAL if row.get(k) not in (None, "")})
     return task

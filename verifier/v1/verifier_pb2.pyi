@@ -165,7 +165,7 @@ class CodeTask(_message.Message):
     def __init__(self, language: _Optional[str] = ..., completion: _Optional[str] = ..., tests: _Optional[_Iterable[_Union[CodeTest, _Mapping]]] = ..., test_code: _Optional[str] = ..., checker: _Optional[str] = ..., compare: _Optional[str] = ..., float_abs_tol: _Optional[float] = ..., float_rel_tol: _Optional[float] = ..., scoring: _Optional[str] = ..., stop_on_first_failure: _Optional[bool] = ..., time_limit_s: _Optional[float] = ..., memory_limit_mb: _Optional[int] = ..., checker_language: _Optional[str] = ..., entry_point: _Optional[str] = ..., call_tests: _Optional[_Iterable[_Union[CallTest, _Mapping]]] = ..., test_framework: _Optional[str] = ..., judge: _Optional[str] = ..., files: _Optional[_Mapping[str, str]] = ..., input_file: _Optional[str] = ..., output_file: _Optional[str] = ..., test_set: _Optional[str] = ...) -> None: ...
 
 class RepoTask(_message.Message):
-    __slots__ = ("environment", "completion", "test_patch", "test_cmd", "fail_to_pass", "pass_to_pass", "report", "time_limit_s", "memory_limit_mb")
+    __slots__ = ("environment", "completion", "test_patch", "test_cmd", "fail_to_pass", "pass_to_pass", "report", "time_limit_s", "memory_limit_mb", "editable")
     ENVIRONMENT_FIELD_NUMBER: _ClassVar[int]
     COMPLETION_FIELD_NUMBER: _ClassVar[int]
     TEST_PATCH_FIELD_NUMBER: _ClassVar[int]
@@ -175,6 +175,7 @@ class RepoTask(_message.Message):
     REPORT_FIELD_NUMBER: _ClassVar[int]
     TIME_LIMIT_S_FIELD_NUMBER: _ClassVar[int]
     MEMORY_LIMIT_MB_FIELD_NUMBER: _ClassVar[int]
+    EDITABLE_FIELD_NUMBER: _ClassVar[int]
     environment: str
     completion: str
     test_patch: str
@@ -184,7 +185,8 @@ class RepoTask(_message.Message):
     report: str
     time_limit_s: float
     memory_limit_mb: int
-    def __init__(self, environment: _Optional[str] = ..., completion: _Optional[str] = ..., test_patch: _Optional[str] = ..., test_cmd: _Optional[str] = ..., fail_to_pass: _Optional[_Iterable[str]] = ..., pass_to_pass: _Optional[_Iterable[str]] = ..., report: _Optional[str] = ..., time_limit_s: _Optional[float] = ..., memory_limit_mb: _Optional[int] = ...) -> None: ...
+    editable: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, environment: _Optional[str] = ..., completion: _Optional[str] = ..., test_patch: _Optional[str] = ..., test_cmd: _Optional[str] = ..., fail_to_pass: _Optional[_Iterable[str]] = ..., pass_to_pass: _Optional[_Iterable[str]] = ..., report: _Optional[str] = ..., time_limit_s: _Optional[float] = ..., memory_limit_mb: _Optional[int] = ..., editable: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class TestResult(_message.Message):
     __slots__ = ("verdict", "time_s", "detail", "exit_code", "name")
