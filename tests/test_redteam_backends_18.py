@@ -173,12 +173,11 @@ def _wait_done(box, tries: int = 60) -> bytes:
     return data
 
 
-@pytest.mark.parametrize("mode", ["stop", "limit", "idle"])
-def test_a_launcher_held_after_its_exec_or_limited_or_starved_is_the_commands_126_never_the_sessions_loss(
-        session_host: SessionHost, backend: str, mode: str) -> None:
-    """Held: while the daemon holds every fresh launcher, each command is the program's (exit 3, time_limit, or not
-    started: 126), never lost; after it ends the next command runs (3, its output) and a cell answers 2. Near miss:
-    the daemon's log shows it held, limited or (docker) idled a fresh launcher."""
+ATTEMPTS = 3  # the daemon races a launcher's start: on a loaded machine one run may not catch it (the near miss)
+
+
+def _held_run(session_host: SessionHost, backend: str, mode: str) -> bytes:
+    """One run of the attack, its held verdicts asserted; the daemon's log (what it reached)."""
     box = session_host.take_box("python", SessionLimits(time_limit_s=SPIN_S + 4), {})  # the spin is idle CPU
     try:
         wrote = box.write("hold.py", HOLDER.replace("SPIN_S", str(SPIN_S)).encode())
@@ -198,7 +197,23 @@ def test_a_launcher_held_after_its_exec_or_limited_or_starved_is_the_commands_12
         [brief(x) for x in later]
     assert (after.get("exit_code"), after.get("stdout"), bool(after.get("lost"))) == (3, "mine\n", False), brief(after)
     assert (cell.get("status"), cell.get("value"), bool(cell.get("lost"))) == ("ok", "2", False), cell
-    if mode == "idle" and backend == "gvisor":  # gVisor's kernel has no SCHED_IDLE: refused (EINVAL), never idled
+    return log
+
+
+@pytest.mark.parametrize("mode", ["stop", "limit", "idle"])
+def test_a_launcher_held_after_its_exec_or_limited_or_starved_is_the_commands_126_never_the_sessions_loss(
+        session_host: SessionHost, backend: str, mode: str) -> None:
+    """Held: while the daemon holds every fresh launcher, each command is the program's (exit 3, time_limit, or not
+    started: 126), never lost; after it ends the next command runs (3, its output) and a cell answers 2. Near miss:
+    the daemon's log shows it held, limited or (docker) idled a fresh launcher, in one of ATTEMPTS runs (each run's
+    verdicts held): a run whose daemon reached no launcher tested nothing (the clean-clone CI of 0d171a8 at load 8-11
+    had one such run, `ready done` alone, gvisor-limit)."""
+    gvisor_idle = mode == "idle" and backend == "gvisor"  # gVisor's kernel has no SCHED_IDLE: refused, never idled
+    for _ in range(ATTEMPTS):
+        log = _held_run(session_host, backend, mode)
+        if (b"refused " in log) if gvisor_idle else (NEAR_MISS[mode] in log):
+            break
+    if gvisor_idle:
         assert b"refused " in log and b"idled " not in log, log
     else:
         assert NEAR_MISS[mode] in log, log
