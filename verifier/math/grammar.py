@@ -3953,17 +3953,12 @@ its relations, arrows and a question's mark: arithmetic, brackets, names and fun
 
 
 _MIDDLE_NUMBER_RE = re.compile(r"[0-9.+\-*/() E]{1,60}")
+_Value = TypeVar("_Value", float, Fraction)
 
 
 def _arithmetic(side: str) -> float | None:
     """The value of a middle side written in numbers and `+ - \\cdot \\times / ^ \\frac` only, else None."""
-    tree = _arithmetic_tree(side)
-    if tree is None:
-        return None
-    try:
-        return _walk(tree)
-    except (ArithmeticError, ValueError, TypeError):
-        return None
+    return _evaluated(side, _walk)
 
 
 _DECIMAL_LITERAL_RE = re.compile(r"\d*\.\d+(?:[eE][+-]?\d+)?|\d+[eE][+-]?\d+")
@@ -3975,11 +3970,17 @@ def _exact_arithmetic(side: str) -> Fraction | None:
     hold (`5.99999999999999999999` reads as 6.0), has no exact value here."""
     if any(len(re.sub(r"\D", "", d).lstrip("0")) > 15 for d in _DECIMAL_LITERAL_RE.findall(side)):
         return None
+    return _evaluated(side, _exact_walk)
+
+
+def _evaluated(side: str, walk: Callable[[ast.expr], _Value | None]) -> _Value | None:
+    """A side's value by `walk` (a float's or an exact one) over `_arithmetic_tree`, None where it is no arithmetic
+    or its value is undefined (a division by zero, an overflow)."""
     tree = _arithmetic_tree(side)
     if tree is None:
         return None
     try:
-        return _exact_walk(tree)
+        return walk(tree)
     except (ArithmeticError, ValueError, TypeError):
         return None
 
